@@ -1,0 +1,105 @@
+/// How a check runs: the seed, the scenario shape and the budgets.
+///
+/// The defaults are close to Lincheck's: 2 threads of 5 operations, 5 before and
+/// 5 after, 100 scenarios, with 1,000 invocations of each.
+///
+/// ```swift
+/// check(spec, configuration: Configuration(seed: 0x5EED, scenarios: 20))
+/// ```
+public struct Configuration: Hashable, Sendable, Codable {
+  /// The sizes of a scenario's three parts.
+  public struct Shape: Hashable, Sendable, Codable {
+    /// The number of threads in the parallel part.
+    public var threads: Int
+    /// The number of operations each thread makes.
+    public var operationsPerThread: Int
+    /// The number of operations before the threads start.
+    public var initialOperations: Int
+    /// The number of operations after the threads finish.
+    public var postOperations: Int
+
+    /// Creates a shape; the defaults are 2 threads × 5 operations, 5 before and 5 after.
+    public init(threads: Int = 2, operationsPerThread: Int = 5, initialOperations: Int = 5, postOperations: Int = 5) {
+      self.threads = threads
+      self.operationsPerThread = operationsPerThread
+      self.initialOperations = initialOperations
+      self.postOperations = postOperations
+    }
+  }
+
+  /// The run's seed, or nil to derive one from the spec's name so that runs repeat.
+  ///
+  /// The environment variable `RACECHECK_SEED` overrides it when a check runs from a test.
+  public var seed: UInt64?
+  /// The shape of every scenario.
+  public var shape: Shape
+  /// The number of scenarios to run, at most.
+  public var scenarios: Int
+  /// The number of times each scenario runs, each on a fresh subject.
+  public var invocations: Int
+  /// The wall-clock budget for finding a failure, in seconds, or nil for none.
+  ///
+  /// The search stops at whichever comes first, this or `scenarios`; shrinking a
+  /// failure once found is not counted against it.
+  public var timeLimit: Double?
+  /// Whether a failure is shrunk to a minimal scenario before it is reported.
+  public var minimizes: Bool
+  /// The folder repro files are written to, or nil for `.racecheck/repro` in the current directory.
+  public var reproDirectory: String?
+
+  /// Creates a configuration; every parameter has a default.
+  public init(
+    seed: UInt64? = nil,
+    shape: Shape = Shape(),
+    scenarios: Int = 100,
+    invocations: Int = 1_000,
+    timeLimit: Double? = nil,
+    minimizes: Bool = true,
+    reproDirectory: String? = nil
+  ) {
+    self.seed = seed
+    self.shape = shape
+    self.scenarios = scenarios
+    self.invocations = invocations
+    self.timeLimit = timeLimit
+    self.minimizes = minimizes
+    self.reproDirectory = reproDirectory
+  }
+
+  /// The seed the run uses: the configured one, else one derived from `name` (FNV-1a).
+  func effectiveSeed(forSpecNamed name: String) -> UInt64 {
+    if let seed { return seed }
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    for byte in name.utf8 {
+      hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
+    }
+    return hash
+  }
+}
+
+extension Configuration {
+  /// Parses a seed written in decimal or as `0x…` hexadecimal.
+  public static func parseSeed(_ text: String) -> UInt64? {
+    let trimmed = text.trimmingWhitespace()
+    if trimmed.hasPrefix("0x") || trimmed.hasPrefix("0X") {
+      return UInt64(trimmed.dropFirst(2), radix: 16)
+    }
+    return UInt64(trimmed)
+  }
+
+  /// A seed as reports print it: `0x` and 16 hexadecimal digits.
+  public static func formatSeed(_ seed: UInt64) -> String {
+    let digits = String(seed, radix: 16, uppercase: true)
+    return "0x" + String(repeating: "0", count: 16 - digits.count) + digits
+  }
+}
+
+extension String {
+  func trimmingWhitespace() -> Substring {
+    let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+    guard let first = firstIndex(where: { !isSpace($0) }),
+      let last = lastIndex(where: { !isSpace($0) })
+    else { return "" }
+    return self[first...last]
+  }
+}

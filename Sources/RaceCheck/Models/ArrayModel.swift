@@ -1,0 +1,104 @@
+/// The sequential model of an array-like type: `count`, `get(i)`, `append(v)`, `insert(v, i)`, ….
+///
+/// Out-of-range reads return `nil`; out-of-range writes are ignored, as the
+/// wrappers' own guards intend. `insert(v, i)` is valid for `0 ≤ i ≤ count`.
+public struct ArrayModel: HistoryModel {
+  /// The elements, first to last.
+  public var elements: [Value]
+
+  public static let name = "array"
+  public static let vocabulary = [
+    "count", "get", "first", "last", "append", "insert", "remove", "removeLast", "replace",
+    "indexOf", "contains", "snapshot",
+  ]
+
+  /// One decoded array operation.
+  public enum Step: Hashable, Sendable {
+    case count, first, last, removeLast, snapshot
+    case get(Int), remove(Int)
+    case append(Value), indexOf(Value), contains(Value)
+    case insert(Value, Int)
+    case replace(Int, Value)
+  }
+
+  public init() {
+    elements = []
+  }
+
+  /// Creates a model holding `elements`.
+  public init(_ elements: [Value]) {
+    self.elements = elements
+  }
+
+  public init(state: Value) throws(ModelError) {
+    guard let elements = state.listValue else {
+      throw .wrongState(model: Self.name, expected: "a list", got: state)
+    }
+    self.elements = elements
+  }
+
+  public var state: Value { .list(elements) }
+
+  public static func step(_ operation: String, _ arguments: [Value]) throws(ModelError) -> Step {
+    switch operation {
+    case "count", "first", "last", "removeLast", "snapshot":
+      try ModelError.expect(operation, arguments, count: 0)
+      switch operation {
+      case "count": return .count
+      case "first": return .first
+      case "last": return .last
+      case "removeLast": return .removeLast
+      default: return .snapshot
+      }
+    case "get", "remove":
+      try ModelError.expect(operation, arguments, count: 1)
+      let index = try ModelError.int(operation, arguments, 0)
+      return operation == "get" ? .get(index) : .remove(index)
+    case "append", "indexOf", "contains":
+      try ModelError.expect(operation, arguments, count: 1)
+      switch operation {
+      case "append": return .append(arguments[0])
+      case "indexOf": return .indexOf(arguments[0])
+      default: return .contains(arguments[0])
+      }
+    case "insert":
+      try ModelError.expect(operation, arguments, count: 2)
+      return .insert(arguments[0], try ModelError.int(operation, arguments, 1))
+    case "replace":
+      try ModelError.expect(operation, arguments, count: 2)
+      return .replace(try ModelError.int(operation, arguments, 0), arguments[1])
+    default:
+      throw .unknownOperation(model: Self.name, operation: operation)
+    }
+  }
+
+  public mutating func apply(_ step: Step) -> Value {
+    switch step {
+    case .count:
+      return .int(elements.count)
+    case .get(let index):
+      return elements.indices.contains(index) ? elements[index] : .null
+    case .first:
+      return elements.first ?? .null
+    case .last:
+      return elements.last ?? .null
+    case .append(let value):
+      elements.append(value)
+    case .insert(let value, let index):
+      if (0...elements.count).contains(index) { elements.insert(value, at: index) }
+    case .remove(let index):
+      if elements.indices.contains(index) { elements.remove(at: index) }
+    case .removeLast:
+      if !elements.isEmpty { elements.removeLast() }
+    case .replace(let index, let value):
+      if elements.indices.contains(index) { elements[index] = value }
+    case .indexOf(let value):
+      return elements.firstIndex(of: value).map(Value.int) ?? .null
+    case .contains(let value):
+      return .bool(elements.contains(value))
+    case .snapshot:
+      return .list(elements)
+    }
+    return .null
+  }
+}

@@ -1,0 +1,51 @@
+/// The sequential model of a counter: `get`, `increment`, `add(n)`, `set(n)`.
+public struct CounterModel: HistoryModel {
+  /// The counter's value.
+  public var value: Int
+
+  public static let name = "counter"
+  public static let vocabulary = ["get", "increment", "add", "set"]
+
+  /// One decoded counter operation.
+  public enum Step: Hashable, Sendable {
+    case get, increment
+    case add(Int), set(Int)
+  }
+
+  public init() {
+    value = 0
+  }
+
+  public init(state: Value) throws(ModelError) {
+    guard let value = state.intValue else {
+      throw .wrongState(model: Self.name, expected: "an integer", got: state)
+    }
+    self.value = value
+  }
+
+  public var state: Value { .int(value) }
+
+  public static func step(_ operation: String, _ arguments: [Value]) throws(ModelError) -> Step {
+    switch operation {
+    case "get", "increment":
+      try ModelError.expect(operation, arguments, count: 0)
+      return operation == "get" ? .get : .increment
+    case "add", "set":
+      try ModelError.expect(operation, arguments, count: 1)
+      let amount = try ModelError.int(operation, arguments, 0)
+      return operation == "add" ? .add(amount) : .set(amount)
+    default:
+      throw .unknownOperation(model: Self.name, operation: operation)
+    }
+  }
+
+  public mutating func apply(_ step: Step) -> Value {
+    switch step {
+    case .get: return .int(value)
+    case .increment: value &+= 1
+    case .add(let amount): value &+= amount
+    case .set(let newValue): value = newValue
+    }
+    return .null
+  }
+}

@@ -1,0 +1,56 @@
+/// A scenario bound to a spec: each call resolved to its operation and its model-side step.
+struct PreparedScenario<Subject, Model: Hashable & Sendable>: @unchecked Sendable {
+  struct Call {
+    let perform: @Sendable (Subject, [Value]) throws -> Value
+    let arguments: [Value]
+    let step: @Sendable (inout Model) -> Value
+  }
+
+  let scenario: Scenario
+  let initial: [Call]
+  let columns: [[Call]]
+  let post: [Call]
+
+  /// Resolves every call of `scenario`, or says which call does not fit the spec.
+  init(_ scenario: Scenario, spec: Spec<Subject, Model>) throws(ScenarioError) {
+    var operations: [String: Operation<Subject, Model>] = [:]
+    for operation in spec.operations where operations[operation.name] == nil {
+      operations[operation.name] = operation
+    }
+    func resolve(_ call: Scenario.Call) throws(ScenarioError) -> Call {
+      guard let operation = operations[call.operation] else {
+        throw .unknownOperation(call.operation, spec: spec.name)
+      }
+      if let problem = operation.validate(call.arguments) {
+        throw .badArguments(call, problem)
+      }
+      return Call(perform: operation.perform, arguments: call.arguments, step: operation.bind(call.arguments))
+    }
+    self.scenario = scenario
+    initial = try scenario.initial.map(resolve)
+    columns = try scenario.parallel.map { column throws(ScenarioError) in try column.map(resolve) }
+    post = try scenario.post.map(resolve)
+  }
+
+  /// Every call's model-side step, in history order: init, each column, post.
+  var steps: [@Sendable (inout Model) -> Value] {
+    (initial + columns.flatMap { $0 } + post).map(\.step)
+  }
+}
+
+/// A scenario that does not fit the spec it is run against.
+public enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The spec has no operation of this name.
+  case unknownOperation(String, spec: String)
+  /// The arguments do not fit the operation.
+  case badArguments(Scenario.Call, ModelError)
+
+  public var description: String {
+    switch self {
+    case .unknownOperation(let name, let spec):
+      return "the spec '\(spec)' has no operation '\(name)'"
+    case .badArguments(let call, let problem):
+      return "\(call): \(problem)"
+    }
+  }
+}

@@ -1,0 +1,253 @@
+import Foundation
+
+/// Runs scenarios on real threads, many invocations each, and checks every distinct outcome.
+///
+/// The calling thread is thread 0: it makes the subject, runs the init part, runs the
+/// first column of the parallel part, then the post part. Threads 1… are created once
+/// and reused for every invocation. All threads are released together by a spin
+/// barrier, each after a small random spin so that their operations line up in
+/// different ways from one invocation to the next.
+final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendable {
+  /// What running one scenario found.
+  struct Result {
+    /// The number of invocations run.
+    var invocations: Int
+    /// The number of invocations whose outcome had no linearization.
+    var failures: Int
+    /// The number of distinct outcomes checked.
+    var distinctOutcomes: Int
+    /// The first history without a linearization, with the checker's longest prefix.
+    var firstFailure: Failure?
+  }
+
+  /// A history without a linearization.
+  struct Failure {
+    var history: History
+    var longestPrefix: [Int]
+    var stateAfterPrefix: Model
+  }
+
+  private let spec: Spec<Subject, Model>
+  private let threads: Int
+  private let start: SpinBarrier
+  private let finish: SpinBarrier
+  private let stopped = DispatchGroup()
+
+  // Written by thread 0 before `start`, read by the other threads after it.
+  private var subject: Subject?
+  private var columns: [[PreparedScenario<Subject, Model>.Call]] = []
+  private var columnOffsets: [Int] = []
+  private var shuttingDown = false
+  private var jitter: [Int] = []
+  // Each thread writes its own slot between `start` and `finish`; thread 0 reads them after `finish`.
+  private var slots: [Slot] = []
+
+  private final class Slot {
+    var record = InvocationRecord(capacity: 0)
+    var error: (any Error)?
+    var failedCall: Int?
+  }
+
+  /// Creates a runner with `threads` threads, `threads - 1` of them started now.
+  init(spec: Spec<Subject, Model>, threads: Int) {
+    self.spec = spec
+    self.threads = max(1, threads)
+    start = SpinBarrier(parties: self.threads)
+    finish = SpinBarrier(parties: self.threads)
+    slots = (0..<self.threads).map { _ in Slot() }
+    jitter = Array(repeating: 0, count: self.threads)
+    for thread in 1..<self.threads {
+      stopped.enter()
+      let worker = Thread { [self] in
+        workerLoop(thread)
+        stopped.leave()
+      }
+      worker.name = "racecheck-\(thread)"
+      worker.start()
+    }
+  }
+
+  /// Stops the threads; the runner cannot run anything afterwards.
+  func shutDown() {
+    guard threads > 1, !shuttingDown else { return }
+    shuttingDown = true
+    start.arriveAndWait()
+    stopped.wait()
+  }
+
+  deinit {
+    shutDown()
+  }
+
+  private func workerLoop(_ thread: Int) {
+    while true {
+      start.arriveAndWait()
+      if shuttingDown { return }
+      runColumn(thread)
+      finish.arriveAndWait()
+    }
+  }
+
+  /// Runs `scenario` up to `invocations` times and checks each distinct outcome.
+  ///
+  /// - Parameters:
+  ///   - stopAtFirstFailure: Return as soon as one invocation fails.
+  ///   - deadline: A monotonic time in nanoseconds after which no new invocation starts.
+  func run(
+    _ scenario: PreparedScenario<Subject, Model>, invocations: Int, stopAtFirstFailure: Bool = true,
+    deadline: Int64? = nil, seed: UInt64 = 0
+  ) throws(OperationError) -> Result {
+    precondition(scenario.columns.count <= threads, "the scenario has more threads than the runner")
+    let calls = scenario.scenario.size
+    var offsets: [Int] = []
+    var offset = scenario.initial.count
+    for column in scenario.columns {
+      offsets.append(offset)
+      offset += column.count
+    }
+    let columnRanges = zip(offsets, scenario.columns).map { $0..<($0 + $1.count) }
+    columns = scenario.columns + Array(repeating: [], count: threads - scenario.columns.count)
+    columnOffsets = offsets + Array(repeating: offset, count: threads - offsets.count)
+    let concurrent = scenario.columns.filter { !$0.isEmpty }.count > 1
+    let checker = OutcomeChecker(initial: spec.model, steps: scenario.steps)
+    var random = SplitMix64(seed: seed)
+    var seen = Set<InvocationOutcome>()
+    var result = Result(invocations: 0, failures: 0, distinctOutcomes: 0, firstFailure: nil)
+    var record = InvocationRecord(capacity: calls)
+    for slot in slots { slot.record = InvocationRecord(capacity: calls) }
+    defer { subject = nil }
+
+    while result.invocations < invocations {
+      if let deadline, result.invocations > 0, MonotonicClock.now() > deadline { break }
+      result.invocations += 1
+      let subject = spec.make()
+      var index = 0
+      for call in scenario.initial {
+        try perform(call, on: subject, at: index, into: &record, scenario: scenario)
+        index += 1
+      }
+      self.subject = subject
+      for thread in 0..<threads { jitter[thread] = concurrent ? random.below(64) : 0 }
+      if concurrent { start.arriveAndWait() }
+      runColumn(0)
+      if concurrent { finish.arriveAndWait() } else { runIdleColumns() }
+      for (thread, range) in columnRanges.enumerated() {
+        let slot = slots[thread]
+        if let error = slot.error {
+          slot.error = nil
+          throw OperationError(
+            call: scenario.scenario.allCalls[slot.failedCall!], error: error,
+            history: merged(record, slot.record, range, completedUpTo: slot.failedCall!).history(
+              of: scenario.scenario, completed: slot.failedCall!))
+        }
+        for call in range {
+          record.callTimes[call] = slot.record.callTimes[call]
+          record.returnTimes[call] = slot.record.returnTimes[call]
+          record.results[call] = slot.record.results[call]
+        }
+      }
+      index = offset
+      for call in scenario.post {
+        try perform(call, on: subject, at: index, into: &record, scenario: scenario)
+        index += 1
+      }
+      self.subject = nil
+
+      let outcome = InvocationOutcome(record, columnRanges: columnRanges)
+      guard seen.insert(outcome).inserted else {
+        if checker.failingOutcomes.contains(outcome) { result.failures += 1 }
+        continue
+      }
+      result.distinctOutcomes += 1
+      let intervals = (0..<calls).map {
+        LinearizabilityChecker<Model>.Interval(callTime: record.callTimes[$0], returnTime: record.returnTimes[$0])
+      }
+      if case .notLinearizable(let prefix, let state) = checker.check(intervals, record.results) {
+        checker.failingOutcomes.insert(outcome)
+        result.failures += 1
+        if result.firstFailure == nil {
+          result.firstFailure = Failure(
+            history: record.history(of: scenario.scenario), longestPrefix: prefix, stateAfterPrefix: state)
+        }
+        if stopAtFirstFailure { break }
+      }
+    }
+    return result
+  }
+
+  private func perform(
+    _ call: PreparedScenario<Subject, Model>.Call, on subject: Subject, at index: Int,
+    into record: inout InvocationRecord, scenario: PreparedScenario<Subject, Model>
+  ) throws(OperationError) {
+    record.callTimes[index] = MonotonicClock.now()
+    do {
+      record.results[index] = try call.perform(subject, call.arguments)
+    } catch {
+      throw OperationError(
+        call: scenario.scenario.allCalls[index], error: error,
+        history: record.history(of: scenario.scenario, completed: index))
+    }
+    record.returnTimes[index] = MonotonicClock.now()
+  }
+
+  /// Runs this thread's column of the current invocation, recording into its slot.
+  private func runColumn(_ thread: Int) {
+    let column = columns[thread]
+    guard !column.isEmpty, let subject else { return }
+    let slot = slots[thread]
+    var spin = jitter[thread]
+    while spin > 0 {
+      spin -= 1
+      blackHole(spin)
+    }
+    var index = columnOffsets[thread]
+    for call in column {
+      slot.record.callTimes[index] = MonotonicClock.now()
+      do {
+        slot.record.results[index] = try call.perform(subject, call.arguments)
+      } catch {
+        slot.error = error
+        slot.failedCall = index
+        return
+      }
+      slot.record.returnTimes[index] = MonotonicClock.now()
+      index += 1
+    }
+  }
+
+  /// Runs the other columns in turn on thread 0: at most one of them has calls.
+  private func runIdleColumns() {
+    for thread in 1..<threads { runColumn(thread) }
+  }
+
+  private func merged(
+    _ record: InvocationRecord, _ column: InvocationRecord, _ range: Range<Int>, completedUpTo: Int
+  ) -> InvocationRecord {
+    var merged = record
+    for call in range where call < completedUpTo {
+      merged.callTimes[call] = column.callTimes[call]
+      merged.returnTimes[call] = column.returnTimes[call]
+      merged.results[call] = column.results[call]
+    }
+    return merged
+  }
+}
+
+/// An operation threw instead of returning: the spec is broken, not the subject.
+public struct OperationError: Error, CustomStringConvertible, @unchecked Sendable {
+  /// The call that threw.
+  public var call: Scenario.Call
+  /// What it threw.
+  public var error: any Error
+  /// Everything recorded in the invocation up to the call.
+  public var history: History
+
+  public var description: String {
+    "operation \(call) threw \(error)"
+  }
+}
+
+@inline(never)
+func blackHole(_ value: Int) {
+  _ = value
+}

@@ -1,0 +1,31 @@
+/// A fast, seedable random number generator: the same seed gives the same sequence everywhere.
+///
+/// racecheck never draws from the system generator, so that every scenario can be
+/// rebuilt from its seed.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+  private var state: UInt64
+
+  /// Creates a generator whose sequence is fixed by `seed`.
+  public init(seed: UInt64) {
+    state = seed
+  }
+
+  public mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var mixed = state
+    mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+    return mixed ^ (mixed >> 31)
+  }
+
+  /// Returns a value in `0..<bound`; `bound` must be positive.
+  mutating func below(_ bound: Int) -> Int {
+    Int(next() % UInt64(bound))
+  }
+
+  /// Derives the seed of the `index`-th child sequence of `seed`, independent of its siblings.
+  static func derive(_ seed: UInt64, _ index: UInt64) -> UInt64 {
+    var generator = SplitMix64(seed: seed ^ (index &* 0xD1B5_4A32_D192_ED03))
+    return generator.next()
+  }
+}

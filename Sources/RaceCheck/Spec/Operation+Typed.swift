@@ -1,0 +1,182 @@
+extension Operation {
+  /// Creates an operation that returns a result, with its model-side counterpart.
+  ///
+  /// - Parameters:
+  ///   - name: The operation's name in reports.
+  ///   - arguments: One generator per parameter of `perform` and `model`.
+  ///   - perform: Calls the operation on the subject.
+  ///   - model: Applies the operation to the sequential model and returns what it expects.
+  public init<each Argument: ValueConvertible, Result: ValueConvertible>(
+    _ name: String,
+    _ arguments: repeat Generator<each Argument>,
+    perform: @escaping @Sendable (Subject, repeat each Argument) throws -> Result,
+    model: @escaping @Sendable (inout Model, repeat each Argument) -> Result
+  ) {
+    self.init(
+      name: name,
+      generators: Self.erase(repeat each arguments),
+      passesFreshReferences: Self.anyReference(repeat (each Argument).self),
+      perform: { subject, values in
+        var decoder = ArgumentDecoder(operation: name, arguments: values)
+        return try perform(subject, repeat try decoder.next((each Argument).self)).historyValue
+      },
+      bind: { values in
+        { state in
+          var decoder = ArgumentDecoder(operation: name, arguments: values)
+          do {
+            return model(&state, repeat try decoder.next((each Argument).self)).historyValue
+          } catch {
+            preconditionFailure("arguments were validated before the check: \(error)")
+          }
+        }
+      },
+      validate: Self.decodes(name, repeat (each Argument).self))
+  }
+
+  /// Creates an operation that returns nothing, with its model-side counterpart.
+  ///
+  /// - Parameters:
+  ///   - name: The operation's name in reports.
+  ///   - arguments: One generator per parameter of `perform` and `model`.
+  ///   - perform: Calls the operation on the subject.
+  ///   - model: Applies the operation to the sequential model.
+  public init<each Argument: ValueConvertible>(
+    _ name: String,
+    _ arguments: repeat Generator<each Argument>,
+    perform: @escaping @Sendable (Subject, repeat each Argument) throws -> Void,
+    model: @escaping @Sendable (inout Model, repeat each Argument) -> Void
+  ) {
+    self.init(
+      name: name,
+      generators: Self.erase(repeat each arguments),
+      passesFreshReferences: Self.anyReference(repeat (each Argument).self),
+      perform: { subject, values in
+        var decoder = ArgumentDecoder(operation: name, arguments: values)
+        try perform(subject, repeat try decoder.next((each Argument).self))
+        return .null
+      },
+      bind: { values in
+        { state in
+          var decoder = ArgumentDecoder(operation: name, arguments: values)
+          do {
+            model(&state, repeat try decoder.next((each Argument).self))
+          } catch {
+            preconditionFailure("arguments were validated before the check: \(error)")
+          }
+          return .null
+        }
+      },
+      validate: Self.decodes(name, repeat (each Argument).self))
+  }
+
+  static func erase<each Argument>(_ generators: repeat Generator<each Argument>) -> [AnyGenerator] {
+    var erased: [AnyGenerator] = []
+    for generator in repeat each generators {
+      erased.append(AnyGenerator(generator))
+    }
+    return erased
+  }
+
+  static func anyReference<each Argument>(_ types: repeat (each Argument).Type) -> Bool {
+    for type in repeat each types {
+      if type is AnyObject.Type { return true }
+    }
+    return false
+  }
+
+  static func decodes<each Argument: ValueConvertible>(
+    _ name: String, _ types: repeat (each Argument).Type
+  ) -> @Sendable ([Value]) -> ModelError? {
+    { values in
+      var count = 0
+      for _ in repeat each types { count += 1 }
+      guard values.count == count else {
+        return .wrongArgumentCount(operation: name, expected: count, got: values.count)
+      }
+      var decoder = ArgumentDecoder(operation: name, arguments: values)
+      for type in repeat each types {
+        let position = decoder.position
+        if (try? decoder.next(type)) == nil {
+          return .wrongArgument(
+            operation: name, position: position, expected: "\(type)", got: values[position])
+        }
+      }
+      return nil
+    }
+  }
+}
+
+extension Operation where Model: HistoryModel {
+  /// Creates an operation of a built-in model's vocabulary that returns a result.
+  ///
+  /// - Parameters:
+  ///   - name: The model's name for the operation, such as `"indexOf"`.
+  ///   - arguments: One generator per parameter, in the vocabulary's order.
+  ///   - perform: Calls the operation on the subject.
+  public init<each Argument: ValueConvertible, Result: ValueConvertible>(
+    _ name: String,
+    _ arguments: repeat Generator<each Argument>,
+    perform: @escaping @Sendable (Subject, repeat each Argument) throws -> Result
+  ) {
+    self.init(
+      name: name,
+      generators: Self.erase(repeat each arguments),
+      passesFreshReferences: Self.anyReference(repeat (each Argument).self),
+      perform: { subject, values in
+        var decoder = ArgumentDecoder(operation: name, arguments: values)
+        return try perform(subject, repeat try decoder.next((each Argument).self)).historyValue
+      },
+      bind: Self.vocabularyStep(name),
+      validate: Self.validatesStep(name, repeat (each Argument).self))
+  }
+
+  /// Creates an operation of a built-in model's vocabulary that returns nothing.
+  ///
+  /// - Parameters:
+  ///   - name: The model's name for the operation, such as `"append"`.
+  ///   - arguments: One generator per parameter, in the vocabulary's order.
+  ///   - perform: Calls the operation on the subject.
+  public init<each Argument: ValueConvertible>(
+    _ name: String,
+    _ arguments: repeat Generator<each Argument>,
+    perform: @escaping @Sendable (Subject, repeat each Argument) throws -> Void
+  ) {
+    self.init(
+      name: name,
+      generators: Self.erase(repeat each arguments),
+      passesFreshReferences: Self.anyReference(repeat (each Argument).self),
+      perform: { subject, values in
+        var decoder = ArgumentDecoder(operation: name, arguments: values)
+        try perform(subject, repeat try decoder.next((each Argument).self))
+        return .null
+      },
+      bind: Self.vocabularyStep(name),
+      validate: Self.validatesStep(name, repeat (each Argument).self))
+  }
+
+  static func vocabularyStep(_ name: String) -> @Sendable ([Value]) -> @Sendable (inout Model) -> Value {
+    { values in
+      do {
+        let step = try Model.step(name, values)
+        return { state in state.apply(step) }
+      } catch {
+        preconditionFailure("arguments were validated before the check: \(error)")
+      }
+    }
+  }
+
+  static func validatesStep<each Argument: ValueConvertible>(
+    _ name: String, _ types: repeat (each Argument).Type
+  ) -> @Sendable ([Value]) -> ModelError? {
+    let decodes = Self.decodes(name, repeat each types)
+    return { values in
+      if let error = decodes(values) { return error }
+      do throws(ModelError) {
+        _ = try Model.step(name, values)
+        return nil
+      } catch {
+        return error
+      }
+    }
+  }
+}

@@ -1,0 +1,74 @@
+/// One operation of a spec: its name, how to draw its arguments, how to call it on the subject and on the model.
+///
+/// With a custom model, give both sides:
+///
+/// ```swift
+/// Operation("increment") { (counter: Counter) in counter.increment() } model: { (count: inout Int) in count += 1 }
+/// ```
+///
+/// With a built-in ``HistoryModel``, name the model's operation and give the subject's side only:
+///
+/// ```swift
+/// Operation("insert", .int(in: 0...3), .int(in: 0...2)) { (array: LockArray, x: Int, i: Int) in array.insertObject(x, atIndex: i) }
+/// ```
+public struct Operation<Subject, Model: Hashable & Sendable>: Sendable {
+  /// The operation's name, as reports and history files show it.
+  public let name: String
+
+  let generators: [AnyGenerator]
+
+  /// Calls the operation on the subject with recorded arguments and records its result.
+  let perform: @Sendable (Subject, [Value]) throws -> Value
+
+  /// Binds recorded arguments once, giving the model-side step the checker calls many times.
+  let bind: @Sendable ([Value]) -> @Sendable (inout Model) -> Value
+
+  /// Whether an argument reaches the subject as a new class instance on every call.
+  let passesFreshReferences: Bool
+
+  /// Says why recorded arguments do not fit the model, or nil when they do.
+  let validate: @Sendable ([Value]) -> ModelError?
+
+  init(
+    name: String,
+    generators: [AnyGenerator],
+    passesFreshReferences: Bool,
+    perform: @escaping @Sendable (Subject, [Value]) throws -> Value,
+    bind: @escaping @Sendable ([Value]) -> @Sendable (inout Model) -> Value,
+    validate: @escaping @Sendable ([Value]) -> ModelError? = { _ in nil }
+  ) {
+    self.name = name
+    self.generators = generators
+    self.passesFreshReferences = passesFreshReferences
+    self.perform = perform
+    self.bind = bind
+    self.validate = validate
+  }
+}
+
+/// An operation's recorded arguments could not be turned back into the types its closure takes.
+public struct ArgumentMismatch: Error, CustomStringConvertible, Sendable {
+  /// The operation's name.
+  public var operation: String
+  /// The recorded arguments.
+  public var arguments: [Value]
+
+  public var description: String {
+    "the arguments \(Value.list(arguments)) do not fit the parameters of '\(operation)'"
+  }
+}
+
+/// Decodes recorded arguments into typed parameters, in order.
+struct ArgumentDecoder {
+  let operation: String
+  let arguments: [Value]
+  var position = 0
+
+  mutating func next<Argument: ValueConvertible>(_: Argument.Type) throws -> Argument {
+    defer { position += 1 }
+    guard position < arguments.count, let value = Argument(historyValue: arguments[position]) else {
+      throw ArgumentMismatch(operation: operation, arguments: arguments)
+    }
+    return value
+  }
+}

@@ -1,0 +1,78 @@
+/// What racecheck needs to check a type: how to make one, its operations, and a sequential model.
+///
+/// ```swift
+/// let spec = Spec("LockArray", make: { LockArray() }, model: ArrayModel()) {
+///   Operation("append", .int(in: 0...3)) { (array: LockArray, x: Int) in array.addObject(x) }
+///   Operation("count") { (array: LockArray) in array.count }
+/// }
+/// check(spec)
+/// ```
+public struct Spec<Subject, Model: Hashable & Sendable>: Sendable {
+  /// The name reports and the command line use for this spec.
+  public var name: String
+
+  /// Makes a fresh subject; racecheck calls it once per invocation.
+  public var make: @Sendable () -> Subject
+
+  /// The model's initial state: a plain value compared and hashed by the checker.
+  public var model: Model
+
+  /// The operations scenarios draw from.
+  public var operations: [Operation<Subject, Model>]
+
+  /// Creates a spec from a name, a factory, an initial model state and a list of operations.
+  public init(
+    _ name: String,
+    make: @escaping @Sendable () -> Subject,
+    model: Model,
+    @OperationBuilder<Subject, Model> operations: () -> [Operation<Subject, Model>]
+  ) {
+    self.name = name
+    self.make = make
+    self.model = model
+    self.operations = operations()
+  }
+}
+
+extension Spec where Model: HistoryModel {
+  /// Creates a spec over a built-in model in its default initial state.
+  public init(
+    _ name: String,
+    make: @escaping @Sendable () -> Subject,
+    @OperationBuilder<Subject, Model> operations: () -> [Operation<Subject, Model>]
+  ) {
+    self.init(name, make: make, model: Model(), operations: operations)
+  }
+}
+
+/// Collects a spec's operations from the statements of a closure.
+@resultBuilder
+public enum OperationBuilder<Subject, Model: Hashable & Sendable> {
+  public static func buildExpression(_ operation: Operation<Subject, Model>) -> [Operation<Subject, Model>] {
+    [operation]
+  }
+
+  public static func buildExpression(_ operations: [Operation<Subject, Model>]) -> [Operation<Subject, Model>] {
+    operations
+  }
+
+  public static func buildBlock(_ parts: [Operation<Subject, Model>]...) -> [Operation<Subject, Model>] {
+    parts.flatMap { $0 }
+  }
+
+  public static func buildOptional(_ part: [Operation<Subject, Model>]?) -> [Operation<Subject, Model>] {
+    part ?? []
+  }
+
+  public static func buildEither(first part: [Operation<Subject, Model>]) -> [Operation<Subject, Model>] {
+    part
+  }
+
+  public static func buildEither(second part: [Operation<Subject, Model>]) -> [Operation<Subject, Model>] {
+    part
+  }
+
+  public static func buildArray(_ parts: [[Operation<Subject, Model>]]) -> [Operation<Subject, Model>] {
+    parts.flatMap { $0 }
+  }
+}
