@@ -11,27 +11,38 @@
 /// Lowe's memoization: two paths that linearized the same set of operations into the
 /// same model state have the same future, so each (set, state) pair is explored once.
 /// States are compared by value and hashed, which is why models are plain values.
-struct LinearizabilityChecker<State: Hashable> {
+package struct LinearizabilityChecker<State: Hashable> {
   /// An operation's interval. `returnTime == nil` means it may take effect at any point after its call, or never.
-  struct Interval {
-    var callTime: Int64
-    var returnTime: Int64?
+  package struct Interval {
+    package var callTime: Int64
+    package var returnTime: Int64?
+
+    package init(callTime: Int64, returnTime: Int64?) {
+      self.callTime = callTime
+      self.returnTime = returnTime
+    }
   }
 
   /// The search's answer.
-  enum Outcome {
+  package enum Outcome {
     /// Every operation placed, in this order.
     case linearizable(order: [Int])
     /// No order exists; the longest prefix the search placed, and the state after it.
     case notLinearizable(longestPrefix: [Int], state: State)
   }
 
-  let intervals: [Interval]
-  let initial: State
+  package let intervals: [Interval]
+  package let initial: State
   /// Applies operation `index` to the state and says whether its recorded result is what the model returns.
-  let step: (inout State, _ index: Int) -> Bool
+  package let step: (inout State, _ index: Int) -> Bool
 
-  func check() -> Outcome {
+  package init(intervals: [Interval], initial: State, step: @escaping (inout State, _ index: Int) -> Bool) {
+    self.intervals = intervals
+    self.initial = initial
+    self.step = step
+  }
+
+  package func check() -> Outcome {
     var events = EventList(intervals)
     var placed = Bitset(count: intervals.count)
     var visited = Set<Memo>()

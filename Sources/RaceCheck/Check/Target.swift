@@ -1,0 +1,53 @@
+/// A spec the command line can run by name, with the verdict it is expected to reach, if known.
+///
+/// ```swift
+/// let targets = [Target(spec, summary: "my locked cache")]
+/// CommandLineDriver.main(targets: targets)
+/// ```
+public struct Target: Sendable {
+  /// The spec to check.
+  public var checkable: any Checkable
+  /// A line for `racecheck list`.
+  public var summary: String
+  /// The verdict `racecheck demo` expects, or nil when none is known.
+  public var expectation: Expectation?
+
+  /// The target's name: its spec's.
+  public var name: String { checkable.name }
+
+  /// Creates a target.
+  public init(_ checkable: any Checkable, summary: String = "", expectation: Expectation? = nil) {
+    self.checkable = checkable
+    self.summary = summary
+    self.expectation = expectation
+  }
+}
+
+/// The verdict a target must reach, and the bug it must name when it fails.
+public struct Expectation: Hashable, Sendable {
+  /// Whether the target passes or fails.
+  public var verdict: Verdict
+  /// The pattern a failure must be diagnosed as; nil for a pass.
+  public var diagnosis: BugPattern?
+
+  /// The target must pass.
+  public static let pass = Expectation(verdict: .pass, diagnosis: nil)
+
+  /// The target must fail with `diagnosis`.
+  public static func fail(_ diagnosis: BugPattern) -> Expectation {
+    Expectation(verdict: .fail, diagnosis: diagnosis)
+  }
+
+  /// Whether `report` reached this verdict and diagnosis.
+  public func isMet(by report: CheckReport) -> Bool {
+    report.verdict == verdict && report.failure?.diagnosis.pattern == diagnosis
+  }
+}
+
+/// Whether a check found a failure.
+public enum Verdict: String, Hashable, Sendable, Codable {
+  /// No failure within the budget.
+  case pass
+  /// A failure was found.
+  case fail
+}

@@ -1,0 +1,17 @@
+/// What replaying a repro file found: how many invocations of its scenario failed again.
+///
+/// Stress interleavings are not deterministic, so a replay counts rather than promises.
+public struct ReplayReport: Sendable {
+  /// The repro that was replayed.
+  public var repro: Repro
+  /// The number of invocations run.
+  public var invocations: Int
+  /// The number of them whose results had no linearization.
+  public var failures: Int
+  /// A failing history, if any invocation failed.
+  public var history: History?
+  /// The diagnosis of that history, if any invocation failed.
+  public var diagnosis: Diagnosis?
+  /// An operation of the spec threw during the replay.
+  public var specError: SpecError?
+}

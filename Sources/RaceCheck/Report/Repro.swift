@@ -1,0 +1,122 @@
+import Foundation
+
+/// A repro file: the minimized scenario of a failure with the seed and settings that found it.
+///
+/// `racecheck replay FILE` runs it again; the file is JSON so it can be read and edited.
+public struct Repro: Hashable, Sendable, Codable {
+  /// The file format's version, `1`.
+  public var racecheck: Int
+  /// The spec the failure was found in.
+  public var target: String
+  /// The run's seed, as `0x…`.
+  public var seed: String
+  /// The index of the failing scenario in the run.
+  public var scenarioIndex: Int
+  /// The configuration of the run.
+  public var configuration: Configuration
+  /// The minimized scenario.
+  public var scenario: Scenario
+  /// The diagnosis the failure got, if any.
+  public var diagnosis: BugPattern?
+  /// A failing history of the scenario, in the history file's operation format.
+  public var operations: [HistoryFile.Operation]?
+
+  /// Creates a repro.
+  public init(
+    target: String, seed: UInt64, scenarioIndex: Int, configuration: Configuration, scenario: Scenario,
+    diagnosis: BugPattern?, history: History?
+  ) {
+    racecheck = 1
+    self.target = target
+    self.seed = Configuration.formatSeed(seed)
+    self.scenarioIndex = scenarioIndex
+    self.configuration = configuration
+    self.scenario = scenario
+    self.diagnosis = diagnosis
+    operations = history.map(HistoryFile.operations)
+  }
+
+  /// Reads a repro file, or says precisely why it cannot be used.
+  public static func read(from path: String) throws(ReproError) -> Repro {
+    guard FileManager.default.fileExists(atPath: path) else { throw .missing(path) }
+    guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path) }
+    let repro: Repro
+    do {
+      repro = try JSONDecoder().decode(Repro.self, from: data)
+    } catch {
+      throw .malformed(path, JSONErrorDescription.describe(error))
+    }
+    guard repro.racecheck == 1 else { throw .unsupportedVersion(path, repro.racecheck) }
+    return repro
+  }
+
+  /// Writes the repro as pretty-printed JSON into `directory`, creating it, and returns the file's path.
+  func write(into directory: String) throws -> String {
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let safeName = String(target.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
+    let path = directory + "/" + safeName + "-" + seed + "-" + String(scenarioIndex) + ".json"
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    try encoder.encode(self).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+}
+
+/// Why a repro file cannot be replayed.
+public enum ReproError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// There is no file at the path.
+  case missing(String)
+  /// The file exists but cannot be read.
+  case unreadable(String)
+  /// The file is not a repro file: truncated, not JSON, or missing fields.
+  case malformed(String, String)
+  /// The file has a version this racecheck does not read.
+  case unsupportedVersion(String, Int)
+  /// The file was recorded for another target.
+  case wrongTarget(path: String, recorded: String, expected: String)
+  /// The file names no target this program knows.
+  case unknownTarget(path: String, recorded: String)
+  /// The scenario does not fit the target's spec.
+  case scenarioMismatch(path: String, ScenarioError)
+
+  public var description: String {
+    switch self {
+    case .missing(let path): return "\(path): no such repro file"
+    case .unreadable(let path): return "\(path): cannot be read"
+    case .malformed(let path, let reason): return "\(path): not a valid repro file: \(reason)"
+    case .unsupportedVersion(let path, let version):
+      return "\(path): repro format version \(version) is not supported (this racecheck reads version 1)"
+    case .wrongTarget(let path, let recorded, let expected):
+      return "\(path): recorded for target '\(recorded)', not '\(expected)'"
+    case .unknownTarget(let path, let recorded):
+      return "\(path): recorded for target '\(recorded)', which this program does not know"
+    case .scenarioMismatch(let path, let problem):
+      return "\(path): the scenario does not fit the target: \(problem)"
+    }
+  }
+}
+
+/// Turns a JSON decoding error into one line a user can act on.
+enum JSONErrorDescription {
+  static func describe(_ error: any Error) -> String {
+    guard let error = error as? DecodingError else { return "\(error)" }
+    func path(_ codingPath: [any CodingKey]) -> String {
+      let text = codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+      return text.isEmpty ? "the document" : String(text.drop { $0 == "." })
+    }
+    switch error {
+    case .dataCorrupted(let context):
+      return context.codingPath.isEmpty
+        ? "the file is not valid JSON (truncated or corrupted)"
+        : "\(path(context.codingPath)): \(context.debugDescription)"
+    case .keyNotFound(let key, let context):
+      return "\(path(context.codingPath + [key])) is missing"
+    case .typeMismatch(let type, let context):
+      return "\(path(context.codingPath)) must be \(type)"
+    case .valueNotFound(let type, let context):
+      return "\(path(context.codingPath)) must be \(type), found null"
+    @unknown default:
+      return "\(error)"
+    }
+  }
+}
