@@ -18,6 +18,10 @@ public struct CheckReport: Sendable {
   public var failure: FailureReport?
   /// An operation of the spec threw, which ends the check without a verdict on the subject.
   public var specError: SpecError?
+  /// The command that runs the check again, shown at the end of a failure report.
+  public var replayCommand: String?
+  /// The names of the spec's operations that return nothing, whose results reports leave out.
+  var voidOperations: Set<String> = []
 
   /// `.fail` when a failure was found, else `.pass`.
   public var verdict: Verdict { failure == nil ? .pass : .fail }

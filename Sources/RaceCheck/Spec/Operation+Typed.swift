@@ -16,6 +16,7 @@ extension Operation {
       name: name,
       generators: Self.erase(repeat each arguments),
       passesFreshReferences: Self.anyReference(repeat (each Argument).self),
+      returnsValue: true,
       perform: { subject, values in
         var decoder = ArgumentDecoder(operation: name, arguments: values)
         return try perform(subject, repeat try decoder.next((each Argument).self)).historyValue
@@ -50,6 +51,7 @@ extension Operation {
       name: name,
       generators: Self.erase(repeat each arguments),
       passesFreshReferences: Self.anyReference(repeat (each Argument).self),
+      returnsValue: false,
       perform: { subject, values in
         var decoder = ArgumentDecoder(operation: name, arguments: values)
         try perform(subject, repeat try decoder.next((each Argument).self))
@@ -122,6 +124,7 @@ extension Operation where Model: HistoryModel {
       name: name,
       generators: Self.erase(repeat each arguments),
       passesFreshReferences: Self.anyReference(repeat (each Argument).self),
+      returnsValue: true,
       perform: { subject, values in
         var decoder = ArgumentDecoder(operation: name, arguments: values)
         return try perform(subject, repeat try decoder.next((each Argument).self)).historyValue
@@ -145,6 +148,7 @@ extension Operation where Model: HistoryModel {
       name: name,
       generators: Self.erase(repeat each arguments),
       passesFreshReferences: Self.anyReference(repeat (each Argument).self),
+      returnsValue: false,
       perform: { subject, values in
         var decoder = ArgumentDecoder(operation: name, arguments: values)
         try perform(subject, repeat try decoder.next((each Argument).self))

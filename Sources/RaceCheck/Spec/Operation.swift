@@ -26,6 +26,9 @@ public struct Operation<Subject, Model: Hashable & Sendable>: Sendable {
   /// Whether an argument reaches the subject as a new class instance on every call.
   let passesFreshReferences: Bool
 
+  /// Whether the operation returns a value; reports leave the result of the others out.
+  let returnsValue: Bool
+
   /// Says why recorded arguments do not fit the model, or nil when they do.
   let validate: @Sendable ([Value]) -> ModelError?
 
@@ -33,6 +36,7 @@ public struct Operation<Subject, Model: Hashable & Sendable>: Sendable {
     name: String,
     generators: [AnyGenerator],
     passesFreshReferences: Bool,
+    returnsValue: Bool,
     perform: @escaping @Sendable (Subject, [Value]) throws -> Value,
     bind: @escaping @Sendable ([Value]) -> @Sendable (inout Model) -> Value,
     validate: @escaping @Sendable ([Value]) -> ModelError? = { _ in nil }
@@ -40,6 +44,7 @@ public struct Operation<Subject, Model: Hashable & Sendable>: Sendable {
     self.name = name
     self.generators = generators
     self.passesFreshReferences = passesFreshReferences
+    self.returnsValue = returnsValue
     self.perform = perform
     self.bind = bind
     self.validate = validate

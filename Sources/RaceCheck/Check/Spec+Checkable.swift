@@ -1,0 +1,177 @@
+import Foundation
+
+extension Spec: Checkable {
+  public func check(_ configuration: Configuration) -> CheckReport {
+    StressCheck(spec: self, configuration: configuration).run()
+  }
+
+  public func replay(_ repro: Repro, invocations: Int) throws(ReproError) -> ReplayReport {
+    guard repro.target == name else {
+      throw .wrongTarget(path: "", recorded: repro.target, expected: name)
+    }
+    let prepared: PreparedScenario<Subject, Model>
+    do {
+      prepared = try PreparedScenario(repro.scenario, spec: self)
+    } catch {
+      throw .scenarioMismatch(path: "", error)
+    }
+    var report = ReplayReport(repro: repro, invocations: 0, failures: 0)
+    let runner = StressRunner(spec: self, threads: max(1, repro.scenario.parallel.count))
+    defer { runner.shutDown() }
+    do {
+      let result = try runner.run(prepared, invocations: invocations, stopAtFirstFailure: false)
+      report.invocations = result.invocations
+      report.failures = result.failures
+      if let failure = result.firstFailure {
+        report.history = failure.history
+        report.diagnosis = Diagnoser.diagnose(failure.history, spec: self)
+      }
+    } catch {
+      report.specError = SpecError(
+        message: error.description, history: error.history, scenario: repro.scenario)
+    }
+    return report
+  }
+
+  /// Says what makes the spec unusable before anything runs, or nil when it is sound.
+  func validationError() -> String? {
+    guard !operations.isEmpty else { return "the spec '\(name)' has no operations" }
+    var names = Set<String>()
+    for operation in operations {
+      guard names.insert(operation.name).inserted else {
+        return "the spec '\(name)' has two operations named '\(operation.name)'"
+      }
+      var random = SplitMix64(seed: 0)
+      let arguments = operation.generators.map { $0.draw(&random, 1) }
+      if let problem = operation.validate(arguments) {
+        return "operation '\(operation.name)' of '\(name)': \(problem)"
+      }
+    }
+    return nil
+  }
+}
+
+/// One stress check of a spec: scenarios until one fails, then shrinking, diagnosis and the report.
+struct StressCheck<Subject, Model: Hashable & Sendable> {
+  let spec: Spec<Subject, Model>
+  let configuration: Configuration
+
+  func run() -> CheckReport {
+    let started = MonotonicClock.now()
+    let seed = configuration.effectiveSeed(forSpecNamed: spec.name)
+    var report = CheckReport(
+      target: spec.name, seed: seed, configuration: configuration, scenarios: 0, invocations: 0, seconds: 0,
+      voidOperations: Set(spec.operations.filter { !$0.returnsValue }.map(\.name)))
+    defer { report.seconds = Double(MonotonicClock.now() - started) / 1e9 }
+    if let problem = spec.validationError() {
+      report.specError = SpecError(message: problem)
+      return report
+    }
+    let generator = ScenarioGenerator(spec: spec, shape: configuration.shape)
+    let runner = StressRunner(spec: spec, threads: configuration.shape.threads)
+    defer { runner.shutDown() }
+    let deadline = configuration.timeLimit.map { started + Int64($0 * 1e9) }
+    var scenario = Scenario()
+    do {
+      for index in 0..<configuration.scenarios {
+        if let deadline, MonotonicClock.now() > deadline { break }
+        scenario = generator.scenario(seed: seed, index: index)
+        let prepared = try PreparedScenario(scenario, spec: spec)
+        let result = try runner.run(
+          prepared, invocations: configuration.invocations,
+          deadline: deadline, seed: SplitMix64.derive(seed, UInt64(index)))
+        report.scenarios += 1
+        report.invocations += result.invocations
+        if let failure = result.firstFailure {
+          report.failure = try explain(failure, of: scenario, index: index, seed: seed, runner: runner)
+          return report
+        }
+      }
+    } catch let error as OperationError {
+      report.specError = SpecError(message: error.description, history: error.history, scenario: scenario)
+    } catch {
+      report.specError = SpecError(message: "\(error)", scenario: scenario)
+    }
+    return report
+  }
+
+  /// Shrinks a failure, names it, writes its repro file and assembles its report.
+  private func explain(
+    _ failure: StressRunner<Subject, Model>.Failure, of scenario: Scenario, index: Int, seed: UInt64,
+    runner: StressRunner<Subject, Model>
+  ) throws -> FailureReport {
+    var minimized = (scenario: scenario, failure: failure, steps: 0)
+    if configuration.minimizes {
+      let shrinker = Shrinker<StressRunner<Subject, Model>.Failure>(
+        fails: { candidate throws(OperationError) in
+          guard let prepared = try? PreparedScenario(candidate, spec: spec) else { return nil }
+          return try runner.run(prepared, invocations: configuration.invocations).firstFailure
+        },
+        simplerArguments: simplerArguments)
+      minimized = try shrinker.shrink(scenario, failure: failure)
+    }
+    // A last run of the minimized scenario counts how often it fails, for the report.
+    let prepared = try PreparedScenario(minimized.scenario, spec: spec)
+    let recount = try runner.run(prepared, invocations: configuration.invocations, stopAtFirstFailure: false)
+    let history = minimized.failure.history
+    let diagnosis = Diagnoser.diagnose(history, spec: spec)
+    var report = FailureReport(
+      kind: .nonLinearizable, original: scenario, scenarioIndex: index, scenario: minimized.scenario,
+      history: history,
+      explanation: explanation(of: minimized.failure, scenario: prepared),
+      diagnosis: diagnosis, failedInvocations: recount.failures, invocations: recount.invocations,
+      shrinkSteps: minimized.steps)
+    let repro = Repro(
+      target: spec.name, seed: seed, scenarioIndex: index, configuration: configuration,
+      scenario: minimized.scenario, diagnosis: diagnosis.pattern, history: history)
+    do {
+      report.reproPath = try repro.write(into: configuration.reproDirectory ?? ".racecheck/repro")
+    } catch {
+      report.reproError = "\(error)"
+    }
+    return report
+  }
+
+  private func simplerArguments(_ call: Scenario.Call) -> [[Value]] {
+    guard let operation = spec.operations.first(where: { $0.name == call.operation }) else { return [] }
+    var result: [[Value]] = []
+    for (position, generator) in zip(call.arguments.indices, operation.generators) {
+      for simpler in generator.shrink(call.arguments[position]) {
+        var arguments = call.arguments
+        arguments[position] = simpler
+        result.append(arguments)
+      }
+    }
+    return result
+  }
+
+  private func explanation(
+    of failure: StressRunner<Subject, Model>.Failure, scenario: PreparedScenario<Subject, Model>
+  ) -> Explanation {
+    let entries = failure.history.entries
+    let steps = scenario.steps
+    let placed = Set(failure.longestPrefix)
+    let remaining = entries.indices.filter { !placed.contains($0) }
+    // An operation can come next when no other remaining operation returned before it was called.
+    let candidates = remaining.filter { candidate in
+      !remaining.contains { other in
+        other != candidate && (entries[other].returnTime ?? .max) < entries[candidate].callTime
+      }
+    }
+    return Explanation(
+      longestPrefix: failure.longestPrefix,
+      state: ModelDescription.describe(failure.stateAfterPrefix),
+      candidates: candidates.map { index in
+        var state = failure.stateAfterPrefix
+        return Explanation.Candidate(entry: index, returned: entries[index].result, expected: steps[index](&state))
+      })
+  }
+}
+
+/// How reports show a model's state.
+enum ModelDescription {
+  static func describe<Model>(_ model: Model) -> String {
+    if let model = model as? any HistoryModel { return model.state.description }
+    return String(describing: model)
+  }
+}

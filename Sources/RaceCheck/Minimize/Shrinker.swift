@@ -1,0 +1,114 @@
+/// Shrinks a failing scenario until no smaller variant of it still fails.
+///
+/// Each round tries, in order: dropping a thread; dropping one call; moving a thread's
+/// first call to the end of the init part or its last call to the start of the post
+/// part; simplifying one argument. The first candidate that fails again (run with the
+/// full invocation budget) replaces the scenario and the round starts over; when no
+/// candidate fails, the scenario is minimal.
+struct Shrinker<Evidence> {
+  /// Runs a candidate and returns its failure, or nil when it passed the whole budget.
+  let fails: (Scenario) throws(OperationError) -> Evidence?
+  /// Simpler versions of one call's arguments.
+  let simplerArguments: (Scenario.Call) -> [[Value]]
+
+  /// The smallest failing scenario found from `scenario`, its failure, and the number of steps taken.
+  func shrink(_ scenario: Scenario, failure: Evidence) throws(OperationError) -> (
+    scenario: Scenario, failure: Evidence, steps: Int
+  ) {
+    var current = (scenario: scenario, failure: failure)
+    var steps = 0
+    var tried = Set<Scenario>([scenario])
+    search: while true {
+      for candidate in candidates(current.scenario) where tried.insert(candidate).inserted {
+        if let failure = try fails(candidate) {
+          current = (candidate, failure)
+          steps += 1
+          continue search
+        }
+      }
+      return (current.scenario, current.failure, steps)
+    }
+  }
+
+  /// The variants of `scenario` one step smaller, most promising first.
+  func candidates(_ scenario: Scenario) -> [Scenario] {
+    var result: [Scenario] = []
+    for thread in scenario.parallel.indices {
+      var candidate = scenario
+      candidate.parallel.remove(at: thread)
+      result.append(candidate)
+    }
+    for index in scenario.post.indices.reversed() {
+      var candidate = scenario
+      candidate.post.remove(at: index)
+      result.append(candidate)
+    }
+    for index in scenario.initial.indices {
+      var candidate = scenario
+      candidate.initial.remove(at: index)
+      result.append(candidate)
+    }
+    for thread in scenario.parallel.indices {
+      for index in scenario.parallel[thread].indices {
+        var candidate = scenario
+        candidate.parallel[thread].remove(at: index)
+        result.append(candidate.withoutEmptyThreads())
+      }
+    }
+    for thread in scenario.parallel.indices where !scenario.parallel[thread].isEmpty {
+      var first = scenario
+      first.initial.append(first.parallel[thread].removeFirst())
+      result.append(first.withoutEmptyThreads())
+      var last = scenario
+      last.post.insert(last.parallel[thread].removeLast(), at: 0)
+      result.append(last.withoutEmptyThreads())
+    }
+    for path in scenario.callPaths {
+      let call = scenario[path]
+      for arguments in simplerArguments(call) {
+        var candidate = scenario
+        candidate[path] = Scenario.Call(call.operation, arguments)
+        result.append(candidate)
+      }
+    }
+    return result
+  }
+}
+
+extension Scenario {
+  /// Where a call sits: in the init part, a thread, or the post part.
+  enum CallPath: Hashable {
+    case initial(Int)
+    case parallel(thread: Int, Int)
+    case post(Int)
+  }
+
+  var callPaths: [CallPath] {
+    initial.indices.map(CallPath.initial)
+      + parallel.indices.flatMap { thread in parallel[thread].indices.map { CallPath.parallel(thread: thread, $0) } }
+      + post.indices.map(CallPath.post)
+  }
+
+  subscript(path: CallPath) -> Call {
+    get {
+      switch path {
+      case .initial(let index): return initial[index]
+      case .parallel(let thread, let index): return parallel[thread][index]
+      case .post(let index): return post[index]
+      }
+    }
+    set {
+      switch path {
+      case .initial(let index): initial[index] = newValue
+      case .parallel(let thread, let index): parallel[thread][index] = newValue
+      case .post(let index): post[index] = newValue
+      }
+    }
+  }
+
+  func withoutEmptyThreads() -> Scenario {
+    var copy = self
+    copy.parallel.removeAll { $0.isEmpty }
+    return copy
+  }
+}

@@ -1,0 +1,81 @@
+extension CheckReport: CustomStringConvertible {
+  /// The full report, as a failing test or the command line prints it.
+  public var description: String {
+    if let specError {
+      var lines = ["racecheck: \(target): the spec is broken: \(specError.message)"]
+      if let scenario = specError.scenario, scenario.size > 0 {
+        lines += ["", "Scenario running when it happened:", ScenarioTable(scenario: scenario, results: nil, voidOperations: []).render()]
+      }
+      lines += ["", "Seed: \(Configuration.formatSeed(seed))"]
+      return lines.joined(separator: "\n")
+    }
+    guard let failure else {
+      return "racecheck: \(target) passed: \(scenarios) scenario\(scenarios == 1 ? "" : "s"), "
+        + "\(invocations) invocations, no failure (seed \(Configuration.formatSeed(seed)), "
+        + "\(Self.formatSeconds(seconds)))"
+    }
+    return failureDescription(failure)
+  }
+
+  private func failureDescription(_ failure: FailureReport) -> String {
+    let results = failure.history.entries.map(\.result)
+    var lines = [
+      "racecheck: \(target) is not linearizable",
+      "",
+      "Diagnosis: \(failure.diagnosis.pattern.rawValue)",
+      "  \(failure.diagnosis.evidence)",
+      "",
+      "Minimized scenario (\(failure.original.size) operations shrunk to \(failure.scenario.size) in "
+        + "\(failure.shrinkSteps) step\(failure.shrinkSteps == 1 ? "" : "s")), with the results of a failing invocation:",
+      ScenarioTable(scenario: failure.scenario, results: results, voidOperations: voidOperations).render(),
+      "",
+      "Why no order works:",
+    ]
+    lines += failure.explanation.lines(history: failure.history)
+    lines += [
+      "",
+      "The minimized scenario failed in \(failure.failedInvocations) of \(failure.invocations) invocations "
+        + "(stress interleavings vary from run to run).",
+      "Seed: \(Configuration.formatSeed(seed)); found in scenario \(failure.scenarioIndex + 1) after "
+        + "\(invocations) invocation\(invocations == 1 ? "" : "s") (\(Self.formatSeconds(seconds)) with shrinking).",
+    ]
+    if let replayCommand { lines.append("Replay: \(replayCommand)") }
+    if let path = failure.reproPath {
+      lines.append("Repro file: \(path)  (racecheck replay \(path))")
+    } else if let error = failure.reproError {
+      lines.append("Repro file: not written: \(error)")
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  static func formatSeconds(_ seconds: Double) -> String {
+    seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : "\(Double(Int(seconds * 100)) / 100) s"
+  }
+}
+
+extension Explanation {
+  /// The explanation as report lines.
+  func lines(history: History) -> [String] {
+    let entries = history.entries
+    func name(_ index: Int) -> String {
+      "\(entries[index].call) on thread \(entries[index].process)"
+    }
+    var lines: [String] = []
+    if longestPrefix.isEmpty {
+      lines.append("  No operation can be placed first.")
+    } else {
+      lines.append(
+        "  The longest order the checker found places \(longestPrefix.count) of \(entries.count) operations: "
+          + longestPrefix.map { entries[$0].call.description }.joined(separator: ", ") + ".")
+    }
+    lines.append("  The model's state then: \(state).")
+    for candidate in candidates {
+      if candidate.returned == candidate.expected {
+        lines.append("  - \(name(candidate.entry)) returned \(candidate.returned), as the model allows, but no order after it works.")
+      } else {
+        lines.append("  - \(name(candidate.entry)) returned \(candidate.returned); the model returns \(candidate.expected).")
+      }
+    }
+    return lines
+  }
+}
