@@ -83,7 +83,9 @@ struct StressCheck<Subject, Model: Hashable & Sendable> {
         report.scenarios += 1
         report.invocations += result.invocations
         if let failure = result.firstFailure {
+          let secondsToFind = Double(MonotonicClock.now() - started) / 1e9
           report.failure = try explain(failure, of: scenario, index: index, seed: seed, runner: runner)
+          report.failure?.secondsToFind = secondsToFind
           return report
         }
       }
@@ -116,7 +118,7 @@ struct StressCheck<Subject, Model: Hashable & Sendable> {
     let history = minimized.failure.history
     let diagnosis = Diagnoser.diagnose(history, spec: spec)
     var report = FailureReport(
-      kind: .nonLinearizable, original: scenario, scenarioIndex: index, scenario: minimized.scenario,
+      kind: .nonLinearizable, secondsToFind: 0, original: scenario, scenarioIndex: index, scenario: minimized.scenario,
       history: history,
       explanation: explanation(of: minimized.failure, scenario: prepared),
       diagnosis: diagnosis, failedInvocations: recount.failures, invocations: recount.invocations,

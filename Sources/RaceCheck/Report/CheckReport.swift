@@ -37,6 +37,8 @@ public struct FailureReport: Sendable {
 
   /// How the subject failed.
   public var kind: Kind
+  /// Seconds from the start of the check until the first failing invocation, before shrinking.
+  public var secondsToFind: Double
   /// The scenario that failed first, before shrinking.
   public var original: Scenario
   /// The index of that scenario in the run.

@@ -38,6 +38,7 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
   private var columns: [[PreparedScenario<Subject, Model>.Call]] = []
   private var columnOffsets: [Int] = []
   private var shuttingDown = false
+  private var recording = true
   private var jitter: [Int] = []
   // Each thread writes its own slot between `start` and `finish`; thread 0 reads them after `finish`.
   private var slots: [Slot] = []
@@ -201,6 +202,10 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
       blackHole(spin)
     }
     var index = columnOffsets[thread]
+    guard recording else {
+      for call in column { _ = try? call.perform(subject, call.arguments) }
+      return
+    }
     for call in column {
       slot.record.callTimes[index] = MonotonicClock.now()
       do {
@@ -212,6 +217,24 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
       }
       slot.record.returnTimes[index] = MonotonicClock.now()
       index += 1
+    }
+  }
+
+  /// Runs `scenario` `invocations` times with nothing recorded or checked, to measure what recording costs.
+  func runBare(_ scenario: PreparedScenario<Subject, Model>, invocations: Int) {
+    recording = false
+    defer { recording = true }
+    columns = scenario.columns + Array(repeating: [], count: threads - scenario.columns.count)
+    columnOffsets = Array(repeating: 0, count: threads)
+    for _ in 0..<invocations {
+      let subject = spec.make()
+      for call in scenario.initial { _ = try? call.perform(subject, call.arguments) }
+      self.subject = subject
+      start.arriveAndWait()
+      runColumn(0)
+      finish.arriveAndWait()
+      for call in scenario.post { _ = try? call.perform(subject, call.arguments) }
+      self.subject = nil
     }
   }
 

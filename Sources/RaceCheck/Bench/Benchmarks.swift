@@ -1,0 +1,98 @@
+/// The measurements `racecheck bench` prints: what they run, and their results.
+public struct BenchmarkPlan: Sendable {
+  /// The target whose stress throughput is measured, recorded and checked against bare.
+  public var throughputTarget: String
+  /// The targets whose median time to first failure is measured.
+  public var firstFailureTargets: [String]
+  /// The seeds each time to first failure is measured with; the median is reported.
+  public var seeds: [UInt64]
+
+  /// Creates a plan.
+  public init(throughputTarget: String, firstFailureTargets: [String], seeds: [UInt64] = Array(1...9)) {
+    self.throughputTarget = throughputTarget
+    self.firstFailureTargets = firstFailureTargets
+    self.seeds = seeds
+  }
+}
+
+/// One figure measured by `racecheck bench`.
+public struct BenchmarkResult: Hashable, Sendable, Codable {
+  /// What was measured, as a stable identifier.
+  public var name: String
+  /// The figure.
+  public var value: Double
+  /// Its unit, such as `"invocations/s"` or `"ms"`.
+  public var unit: String
+
+  /// Creates a result.
+  public init(name: String, value: Double, unit: String) {
+    self.name = name
+    self.value = value
+    self.unit = unit
+  }
+}
+
+/// Runs a ``BenchmarkPlan``.
+public enum Benchmarks {
+  /// Why a plan cannot run.
+  public enum Error: Swift.Error, CustomStringConvertible, Sendable {
+    /// The plan names a target the program does not have.
+    case unknownTarget(String)
+
+    public var description: String {
+      switch self {
+      case .unknownTarget(let name): return "the benchmark plan names an unknown target '\(name)'"
+      }
+    }
+  }
+
+  /// Measures everything in `plan`, calling `progress` with each result as it comes.
+  ///
+  /// - Parameter seconds: How long each throughput figure is measured for.
+  public static func run(
+    _ plan: BenchmarkPlan, targets: [Target], seconds: Double,
+    progress: (BenchmarkResult) -> Void = { _ in }
+  ) throws(Error) -> [BenchmarkResult] {
+    func target(_ name: String) throws(Error) -> Target {
+      guard let target = targets.first(where: { $0.name == name }) else { throw .unknownTarget(name) }
+      return target
+    }
+    var results: [BenchmarkResult] = []
+    func record(_ result: BenchmarkResult) {
+      results.append(result)
+      progress(result)
+    }
+    let throughput = try target(plan.throughputTarget)
+    if let benchmarkable = throughput.checkable as? any Benchmarkable {
+      let shape = Configuration.Shape(threads: 2, operationsPerThread: 5, initialOperations: 0, postOperations: 0)
+      record(
+        BenchmarkResult(
+          name: "stress-invocations-per-second/\(throughput.name)/2x5/checked",
+          value: benchmarkable.stressThroughput(shape: shape, seconds: seconds, recording: true).rounded(),
+          unit: "invocations/s"))
+      record(
+        BenchmarkResult(
+          name: "stress-invocations-per-second/\(throughput.name)/2x5/bare",
+          value: benchmarkable.stressThroughput(shape: shape, seconds: seconds, recording: false).rounded(),
+          unit: "invocations/s"))
+    }
+    for name in plan.firstFailureTargets {
+      let checkable = try target(name).checkable
+      var times: [Double] = []
+      for seed in plan.seeds {
+        let report = checkable.check(Configuration(seed: seed, minimizes: false, reproDirectory: "/dev/null"))
+        if let found = report.failure?.secondsToFind { times.append(found * 1000) }
+      }
+      times.sort()
+      record(
+        BenchmarkResult(
+          name: "first-failure-median-ms/\(name)",
+          value: times.isEmpty ? .infinity : (times[times.count / 2] * 1000).rounded() / 1000,
+          unit: "ms"))
+      record(
+        BenchmarkResult(
+          name: "first-failure-found/\(name)", value: Double(times.count), unit: "of \(plan.seeds.count) seeds"))
+    }
+    return results
+  }
+}
