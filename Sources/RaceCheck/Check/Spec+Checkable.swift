@@ -58,11 +58,16 @@ struct StressCheck<Subject, Model: Hashable & Sendable> {
 
   func run() -> CheckReport {
     let started = MonotonicClock.now()
+    var report = search(started: started)
+    report.seconds = Double(MonotonicClock.now() - started) / 1e9
+    return report
+  }
+
+  private func search(started: Int64) -> CheckReport {
     let seed = configuration.effectiveSeed(forSpecNamed: spec.name)
     var report = CheckReport(
       target: spec.name, seed: seed, configuration: configuration, scenarios: 0, invocations: 0, seconds: 0,
       voidOperations: Set(spec.operations.filter { !$0.returnsValue }.map(\.name)))
-    defer { report.seconds = Double(MonotonicClock.now() - started) / 1e9 }
     if let problem = spec.validationError() {
       report.specError = SpecError(message: problem)
       return report
@@ -103,11 +108,11 @@ struct StressCheck<Subject, Model: Hashable & Sendable> {
     runner: StressRunner<Subject, Model>
   ) throws -> FailureReport {
     var minimized = (scenario: scenario, failure: failure, steps: 0)
-    if configuration.minimizes {
+    if configuration.minimizes, let budget = try shrinkingBudget(scenario, runner: runner) {
       let shrinker = Shrinker<StressRunner<Subject, Model>.Failure>(
         fails: { candidate throws(OperationError) in
           guard let prepared = try? PreparedScenario(candidate, spec: spec) else { return nil }
-          return try runner.run(prepared, invocations: configuration.invocations).firstFailure
+          return try runner.run(prepared, invocations: budget).firstFailure
         },
         simplerArguments: simplerArguments)
       minimized = try shrinker.shrink(scenario, failure: failure)
@@ -132,6 +137,29 @@ struct StressCheck<Subject, Model: Hashable & Sendable> {
       report.reproError = "\(error)"
     }
     return report
+  }
+
+  /// The invocations each shrinking candidate gets, or nil when the failure does not come back at all.
+  ///
+  /// A rare interleaving may fail once in thousands of invocations; with the plain budget
+  /// every candidate would then look like a pass and nothing would shrink. So the failing
+  /// scenario is run again first, and the budget raised (up to eight-fold) until a
+  /// candidate that keeps the bug can be expected to show it about five times.
+  private func shrinkingBudget(_ scenario: Scenario, runner: StressRunner<Subject, Model>) throws(OperationError)
+    -> Int?
+  {
+    guard let prepared = try? PreparedScenario(scenario, spec: spec) else { return nil }
+    let budget = configuration.invocations
+    var invocations = 0
+    var failures = 0
+    while failures == 0 && invocations < 8 * budget {
+      let result = try runner.run(prepared, invocations: budget, stopAtFirstFailure: false)
+      invocations += result.invocations
+      failures += result.failures
+    }
+    guard failures > 0 else { return nil }
+    let perFailure = (invocations + failures - 1) / failures
+    return min(8 * budget, max(budget, 5 * perFailure))
   }
 
   private func simplerArguments(_ call: Scenario.Call) -> [[Value]] {

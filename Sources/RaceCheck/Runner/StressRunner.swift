@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs scenarios on real threads, many invocations each, and checks every distinct outcome.
 ///
@@ -30,6 +31,7 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
   private let spec: Spec<Subject, Model>
   private let threads: Int
   private let start: SpinBarrier
+  private let go: SpinBarrier
   private let finish: SpinBarrier
   private let stopped = DispatchGroup()
 
@@ -39,7 +41,10 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
   private var columnOffsets: [Int] = []
   private var shuttingDown = false
   private var recording = true
-  private var jitter: [Int] = []
+  /// Whether the threads of the current invocation start each call together.
+  private var lockstep = false
+  /// Each thread's seed for the random pauses between its calls in the current invocation.
+  private var jitter: [UInt64] = []
   // Each thread writes its own slot between `start` and `finish`; thread 0 reads them after `finish`.
   private var slots: [Slot] = []
 
@@ -47,6 +52,10 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     var record = InvocationRecord(capacity: 0)
     var error: (any Error)?
     var failedCall: Int?
+    /// In lockstep invocations, the number of calls this thread has started.
+    let started = Atomic<Int>(0)
+    /// The number of calls in this thread's column of the current invocation.
+    var columnLength = 0
   }
 
   /// Creates a runner with `threads` threads, `threads - 1` of them started now.
@@ -54,6 +63,7 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     self.spec = spec
     self.threads = max(1, threads)
     start = SpinBarrier(parties: self.threads)
+    go = SpinBarrier(parties: self.threads, spinLimit: 1_000_000)
     finish = SpinBarrier(parties: self.threads)
     slots = (0..<self.threads).map { _ in Slot() }
     jitter = Array(repeating: 0, count: self.threads)
@@ -84,6 +94,7 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     while true {
       start.arriveAndWait()
       if shuttingDown { return }
+      go.arriveAndWait()
       runColumn(thread)
       finish.arriveAndWait()
     }
@@ -109,6 +120,7 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     let columnRanges = zip(offsets, scenario.columns).map { $0..<($0 + $1.count) }
     columns = scenario.columns + Array(repeating: [], count: threads - scenario.columns.count)
     columnOffsets = offsets + Array(repeating: offset, count: threads - offsets.count)
+    for (slot, column) in zip(slots, columns) { slot.columnLength = column.count }
     let concurrent = scenario.columns.filter { !$0.isEmpty }.count > 1
     let checker = OutcomeChecker(initial: spec.model, steps: scenario.steps)
     var random = SplitMix64(seed: seed)
@@ -128,8 +140,12 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
         index += 1
       }
       self.subject = subject
-      for thread in 0..<threads { jitter[thread] = concurrent ? random.below(64) : 0 }
-      if concurrent { start.arriveAndWait() }
+      for thread in 0..<threads {
+        jitter[thread] = concurrent ? random.next() : 0
+        slots[thread].started.store(0, ordering: .relaxed)
+      }
+      lockstep = concurrent && random.next() & 1 == 0
+      if concurrent { releaseThreads() }
       runColumn(0)
       if concurrent { finish.arriveAndWait() } else { runIdleColumns() }
       for (thread, range) in columnRanges.enumerated() {
@@ -191,22 +207,34 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     record.returnTimes[index] = MonotonicClock.now()
   }
 
+  /// Starts the other threads on the current invocation, all at the same moment.
+  ///
+  /// A thread that waited long at `start` has gone to sleep, and waking it takes far
+  /// longer than running a column, so a single barrier would let thread 0 finish before
+  /// the others begin. The second barrier, `go`, is passed only by threads that are
+  /// awake and spinning, which releases them together.
+  private func releaseThreads() {
+    start.arriveAndWait()
+    go.arriveAndWait()
+  }
+
   /// Runs this thread's column of the current invocation, recording into its slot.
   private func runColumn(_ thread: Int) {
     let column = columns[thread]
     guard !column.isEmpty, let subject else { return }
     let slot = slots[thread]
-    var spin = jitter[thread]
-    while spin > 0 {
-      spin -= 1
-      blackHole(spin)
-    }
+    // Random pauses before calls shift the threads against each other from one invocation
+    // to the next, so that each pair of calls gets its chance to overlap.
+    var pauses = SplitMix64(seed: jitter[thread])
+    let pausing = jitter[thread] != 0
     var index = columnOffsets[thread]
     guard recording else {
       for call in column { _ = try? call.perform(subject, call.arguments) }
       return
     }
-    for call in column {
+    for (position, call) in column.enumerated() {
+      if lockstep { waitForOtherThreads(toStart: position, from: slot) }
+      if pausing { spin(pauses.next()) }
       slot.record.callTimes[index] = MonotonicClock.now()
       do {
         slot.record.results[index] = try call.perform(subject, call.arguments)
@@ -220,6 +248,26 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     }
   }
 
+  /// Announces that this thread starts call `position`, and waits a bounded while until every other thread has started its call at that position.
+  ///
+  /// Free-running threads overlap only when the scheduler runs them at the same moment;
+  /// on a loaded machine one thread often runs its whole column alone. Half the
+  /// invocations therefore run in lockstep: no thread starts a call before the others
+  /// are running and about to start theirs, so same-position calls race whenever the
+  /// threads get the processors at all. The wait is bounded, so a thread that is not
+  /// scheduled delays the others only briefly.
+  private func waitForOtherThreads(toStart position: Int, from slot: Slot) {
+    slot.started.store(position + 1, ordering: .releasing)
+    var spins = 0
+    for other in slots where other !== slot && other.columnLength > 0 {
+      let target = min(position + 1, other.columnLength)
+      while other.started.load(ordering: .acquiring) < target && spins < 200_000 {
+        spins += 1
+        if spins & 0x3FF == 0 { sched_yield() }
+      }
+    }
+  }
+
   /// Runs `scenario` `invocations` times with nothing recorded or checked, to measure what recording costs.
   func runBare(_ scenario: PreparedScenario<Subject, Model>, invocations: Int) {
     recording = false
@@ -230,7 +278,7 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
       let subject = spec.make()
       for call in scenario.initial { _ = try? call.perform(subject, call.arguments) }
       self.subject = subject
-      start.arriveAndWait()
+      releaseThreads()
       runColumn(0)
       finish.arriveAndWait()
       for call in scenario.post { _ = try? call.perform(subject, call.arguments) }
@@ -267,6 +315,17 @@ public struct OperationError: Error, CustomStringConvertible, @unchecked Sendabl
 
   public var description: String {
     "operation \(call) threw \(error)"
+  }
+}
+
+/// Spins for a random short while: not at all half the time, else up to 255 iterations.
+@inline(__always)
+private func spin(_ random: UInt64) {
+  guard random & 1 == 0 else { return }
+  var count = Int((random >> 1) & 0xFF)
+  while count > 0 {
+    count -= 1
+    blackHole(count)
   }
 }
 

@@ -1,0 +1,364 @@
+import Foundation
+import RaceCheck
+
+/// One class of the source posts, registered with the verdict racecheck must reach.
+public struct Fixture: Sendable {
+  /// The class's row in the catalogue of shared/docs/seed-bugs.md.
+  public let row: Int
+  /// The post the class comes from, as the number of its seed file, such as `"000"`.
+  public let post: String
+  /// The class's spec, with a summary and the expected verdict.
+  public let target: Target
+}
+
+/// The ported classes of the source posts, each with the verdict racecheck must reach.
+///
+/// ```swift
+/// for fixture in Catalogue.fixtures {
+///   print(fixture.row, fixture.target.name, fixture.target.summary)
+/// }
+/// ```
+public enum Catalogue {
+  /// The fixtures, in catalogue order.
+  public static let fixtures: [Fixture] = [
+    Fixture(row: 1, post: "000", target: lockArray),
+    Fixture(row: 3, post: "000", target: lockArrayReferences),
+    Fixture(row: 4, post: "000", target: hLockArray),
+    Fixture(row: 6, post: "001", target: synchronizedArray),
+    Fixture(row: 9, post: "001", target: nsSafeMutableDictionary),
+    Fixture(row: 10, post: "002", target: someStringSynchronized),
+    Fixture(row: 11, post: "002", target: someStringLocked),
+    Fixture(row: 12, post: "002", target: someStringSerialSync),
+    Fixture(row: 13, post: "002", target: someStringSerialAsyncSet),
+    Fixture(row: 15, post: "002", target: someStringConcurrentBarrier),
+    Fixture(row: 16, post: "003", target: atomicCounter),
+    Fixture(row: 17, post: "003", target: lockedCounter),
+    Fixture(row: 20, post: "004", target: photoManager),
+  ]
+
+  /// The fixtures' targets, in catalogue order, for the command line.
+  public static var targets: [Target] { fixtures.map(\.target) }
+}
+
+// MARK: - Generators
+
+extension Catalogue {
+  /// Indices: narrow, so that early scenarios touch the same slots and the one past the end.
+  private static let index = Generator<Int>.int(in: 0...4)
+
+  /// Element values, passed as interned tokens where the class is checked with shared objects.
+  private static let element = Generator<Int>.int(in: 0...3)
+
+  /// Elements as new token instances on every call: equal to stored ones, never identical.
+  private static let freshToken = Generator<Int>.int(in: 0...3)
+    .map({ Token(value: $0) }, inverse: { $0.value })
+
+  /// Dictionary keys.
+  private static let key = Generator.element(of: ["a", "b", "c"])
+
+  /// Strings longer than 15 UTF-8 bytes, so that each is heap-allocated and a torn read shows.
+  private static let heapString = Generator.element(of: [
+    "first value stored on the heap",
+    "second value stored on the heap",
+    "third value stored on the heap",
+  ])
+}
+
+// MARK: - Post 000
+
+extension Catalogue {
+  private static var lockArray: Target {
+    let spec = Spec("LockArray", make: LockArray.init, model: ArrayModel()) {
+      Operation("count") { (array: LockArray) in array.count }
+      Operation("get", index) { (array: LockArray, index: Int) in
+        (array.objectAtIndex(index) as? Token)?.value
+      }
+      Operation("append", element) { (array: LockArray, x: Int) in
+        array.addObject(Token.interned(x))
+      }
+      Operation("insert", element, index) { (array: LockArray, x: Int, index: Int) in
+        array.insertObject(Token.interned(x), atIndex: index)
+      }
+      Operation("remove", index) { (array: LockArray, index: Int) in
+        array.removeObjectAtIndex(index)
+      }
+      Operation("removeLast") { (array: LockArray) in array.removeLastObject() }
+      Operation("replace", index, element) { (array: LockArray, index: Int, x: Int) in
+        array.replaceObjectAtIndex(index, withObject: Token.interned(x))
+      }
+      Operation("indexOf", element) { (array: LockArray, x: Int) in
+        indexOrNil(array.indexOfObject(Token.interned(x)))
+      }
+    }
+    return Target(
+      spec,
+      summary:
+        "post 000's serial-queue array; its insert guard index < count drops an insert at count",
+      expectation: .fail(.insertAtCountRejected))
+  }
+
+  // No `insert`: its guard is row 1's bug, which "LockArray" covers; this row is about identity.
+  private static var lockArrayReferences: Target {
+    let spec = Spec("LockArrayReferences", make: LockArray.init, model: ArrayModel()) {
+      Operation("count") { (array: LockArray) in array.count }
+      Operation("get", index) { (array: LockArray, index: Int) in
+        (array.objectAtIndex(index) as? Token)?.value
+      }
+      Operation("append", freshToken) { (array: LockArray, x: Token) in array.addObject(x) }
+      Operation("remove", index) { (array: LockArray, index: Int) in
+        array.removeObjectAtIndex(index)
+      }
+      Operation("removeLast") { (array: LockArray) in array.removeLastObject() }
+      Operation("replace", index, freshToken) { (array: LockArray, index: Int, x: Token) in
+        array.replaceObjectAtIndex(index, withObject: x)
+      }
+      Operation("indexOf", freshToken) { (array: LockArray, x: Token) in
+        indexOrNil(array.indexOfObject(x))
+      }
+    }
+    return Target(
+      spec,
+      summary:
+        "LockArray given equal but distinct objects; indexOfObject compares identity, not equality",
+      expectation: .fail(.identityInsteadOfEquality))
+  }
+
+  private static var hLockArray: Target {
+    let spec = Spec("HLockArray", make: HLockArray.init, model: ArrayModel()) {
+      Operation("count") { (array: HLockArray) in array.count }
+      Operation("get", index) { (array: HLockArray, index: Int) in
+        (array.objectAtIndex(index) as? Token)?.value
+      }
+      Operation("append", element) { (array: HLockArray, x: Int) in
+        array.addObject(Token.interned(x))
+      }
+      Operation("insert", element, index) { (array: HLockArray, x: Int, index: Int) in
+        array.insertObject(Token.interned(x), atIndex: index)
+      }
+      Operation("remove", index) { (array: HLockArray, index: Int) in
+        array.removeObjectAtIndex(index)
+      }
+      Operation("removeLast") { (array: HLockArray) in array.removeLastObject() }
+      Operation("replace", index, element) { (array: HLockArray, index: Int, x: Int) in
+        array.replaceObjectAtIndex(index, withObject: Token.interned(x))
+      }
+      Operation("indexOf", element) { (array: HLockArray, x: Int) in
+        indexOrNil(array.indexOfObject(Token.interned(x)))
+      }
+    }
+    return Target(
+      spec,
+      summary:
+        "post 000's barrier array on a serial queue; the same index < count insert guard",
+      expectation: .fail(.insertAtCountRejected))
+  }
+}
+
+// MARK: - Post 001
+
+extension Catalogue {
+  private static var synchronizedArray: Target {
+    let spec = Spec("SynchronizedArray", make: SynchronizedArray.init, model: ArrayModel()) {
+      Operation("count") { (array: SynchronizedArray) in array.count }
+      Operation("get", index) { (array: SynchronizedArray, index: Int) in
+        (array.objectAtIndex(index) as? Token)?.value
+      }
+      Operation("first") { (array: SynchronizedArray) in (array.firstObject as? Token)?.value }
+      Operation("last") { (array: SynchronizedArray) in (array.lastObject as? Token)?.value }
+      Operation("append", freshToken) { (array: SynchronizedArray, x: Token) in array.addObject(x) }
+      Operation("insert", freshToken, index) { (array: SynchronizedArray, x: Token, index: Int) in
+        array.insertObject(x, atIndex: index)
+      }
+      Operation("remove", index) { (array: SynchronizedArray, index: Int) in
+        array.removeObjectAtIndex(index)
+      }
+      Operation("removeLast") { (array: SynchronizedArray) in array.removeLastObject() }
+      Operation("replace", index, freshToken) {
+        (array: SynchronizedArray, index: Int, x: Token) in
+        array.replaceObjectAtIndex(index, withObject: x)
+      }
+      Operation("indexOf", freshToken) { (array: SynchronizedArray, x: Token) in
+        indexOrNil(array.indexOfObject(x))
+      }
+      Operation("contains", freshToken) { (array: SynchronizedArray, x: Token) in
+        array.containsObject(x)
+      }
+    }
+    return Target(
+      spec,
+      summary:
+        "post 001's @synchronized fix over the array contract, every operation under one lock",
+      expectation: .pass)
+  }
+
+  private static var nsSafeMutableDictionary: Target {
+    let spec = Spec(
+      "NSSafeMutableDictionary", make: NSSafeMutableDictionary.init, model: DictionaryModel()
+    ) {
+      Operation("get", key) { (dictionary: NSSafeMutableDictionary, key: String) in
+        (dictionary.objectForKey(key) as? KeyedValue)?.value
+      }
+      Operation("set", key, element) {
+        (dictionary: NSSafeMutableDictionary, key: String, value: Int) in
+        dictionary.setObject(KeyedValue(key: key, value: value), forKey: key)
+      }
+      Operation("remove", key) { (dictionary: NSSafeMutableDictionary, key: String) in
+        dictionary.removeObjectForKey(key)
+      }
+      Operation("keys") { (dictionary: NSSafeMutableDictionary) in dictionary.allKeys.sorted() }
+      Operation("values") { (dictionary: NSSafeMutableDictionary) in
+        // `allValues` has no order; each value knows its key, so it can be put in key order.
+        let values = dictionary.allValues.compactMap { $0 as? KeyedValue }
+        return values.sorted { $0.key < $1.key }.map(\.value)
+      }
+    }
+    return Target(
+      spec,
+      summary: "post 001's dictionary: sync reads and barrier writes on a concurrent queue",
+      expectation: .pass)
+  }
+}
+
+// MARK: - Post 002
+
+extension Catalogue {
+  private static var someStringSynchronized: Target {
+    let spec = Spec(
+      "SomeStringSynchronized", make: SomeStringSynchronized.init, model: RegisterModel()
+    ) {
+      Operation("read") { (box: SomeStringSynchronized) in box.someString }
+      Operation("write", heapString) { (box: SomeStringSynchronized, string: String) in
+        box.someString = string
+      }
+    }
+    return Target(
+      spec,
+      summary: "post 002's string property with @synchronized(self) getter and setter",
+      expectation: .pass)
+  }
+
+  private static var someStringLocked: Target {
+    let spec = Spec("SomeStringLocked", make: SomeStringLocked.init, model: RegisterModel()) {
+      Operation("read") { (box: SomeStringLocked) in box.someString }
+      Operation("write", heapString) { (box: SomeStringLocked, string: String) in
+        box.someString = string
+      }
+    }
+    return Target(
+      spec,
+      summary: "post 002's string property with an NSLock around getter and setter",
+      expectation: .pass)
+  }
+
+  private static var someStringSerialSync: Target {
+    let spec = Spec(
+      "SomeStringSerialSync", make: SomeStringSerialSync.init, model: RegisterModel()
+    ) {
+      Operation("read") { (box: SomeStringSerialSync) in box.someString }
+      Operation("write", heapString) { (box: SomeStringSerialSync, string: String) in
+        box.someString = string
+      }
+    }
+    return Target(
+      spec,
+      summary: "post 002's string property on a serial queue, sync get and sync set",
+      expectation: .pass)
+  }
+
+  private static var someStringSerialAsyncSet: Target {
+    let spec = Spec(
+      "SomeStringSerialAsyncSet", make: SomeStringSerialAsyncSet.init, model: RegisterModel()
+    ) {
+      Operation("read") { (box: SomeStringSerialAsyncSet) in box.someString }
+      Operation("write", heapString) { (box: SomeStringSerialAsyncSet, string: String) in
+        box.someString = string
+      }
+    }
+    return Target(
+      spec,
+      summary:
+        "post 002's string property on a serial queue, sync get and async set (FIFO order)",
+      expectation: .pass)
+  }
+
+  private static var someStringConcurrentBarrier: Target {
+    let spec = Spec(
+      "SomeStringConcurrentBarrier", make: SomeStringConcurrentBarrier.init,
+      model: RegisterModel()
+    ) {
+      Operation("read") { (box: SomeStringConcurrentBarrier) in box.someString }
+      Operation("write", heapString) { (box: SomeStringConcurrentBarrier, string: String) in
+        box.someString = string
+      }
+    }
+    return Target(
+      spec,
+      summary: "post 002's string property on a concurrent queue, sync get and barrier async set",
+      expectation: .pass)
+  }
+}
+
+// MARK: - Post 003
+
+extension Catalogue {
+  private static var atomicCounter: Target {
+    let spec = Spec("AtomicCounter", make: AtomicCounter.init, model: CounterModel()) {
+      Operation("get") { (counter: AtomicCounter) in counter.count }
+      Operation("increment") { (counter: AtomicCounter) in counter.increment() }
+    }
+    return Target(
+      spec,
+      summary:
+        "post 003's atomic count property; count = count + 1 is two atomic steps and loses updates",
+      expectation: .fail(.nonAtomicCompoundUpdate))
+  }
+
+  private static var lockedCounter: Target {
+    let spec = Spec("LockedCounter", make: LockedCounter.init, model: CounterModel()) {
+      Operation("get") { (counter: LockedCounter) in counter.count }
+      Operation("increment") { (counter: LockedCounter) in counter.increment() }
+    }
+    return Target(
+      spec,
+      summary: "AtomicCounter fixed: the increment reads and writes under one lock",
+      expectation: .pass)
+  }
+}
+
+// MARK: - Post 004
+
+extension Catalogue {
+  private static var photoManager: Target {
+    let spec = Spec("PhotoManager", make: PhotoManager.init, model: ArrayModel()) {
+      Operation("append", element) { (manager: PhotoManager, photo: Int) in
+        manager.addPhoto(photo)
+      }
+      Operation("snapshot") { (manager: PhotoManager) in manager.photos }
+    }
+    return Target(
+      spec,
+      summary:
+        "post 004's PhotoManager: barrier appends and sync copies on a custom concurrent queue",
+      expectation: .pass)
+  }
+}
+
+// MARK: - Adapters
+
+extension Catalogue {
+  /// The array model's `indexOf` result: the index, or nil for `NSNotFound`.
+  private static func indexOrNil(_ index: Int) -> Int? {
+    index == NSNotFound ? nil : index
+  }
+}
+
+/// A dictionary value that remembers its key, so that `allValues` can be put in key order.
+private final class KeyedValue: Sendable {
+  let key: String
+  let value: Int
+
+  init(key: String, value: Int) {
+    self.key = key
+    self.value = value
+  }
+}

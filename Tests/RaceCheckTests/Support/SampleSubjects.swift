@@ -1,0 +1,84 @@
+import Foundation
+import RaceCheck
+
+/// An array whose insert guard is `index < count`: inserting at `count` is dropped (a sequential bug).
+final class GuardedInsertArray: @unchecked Sendable {
+  private let lock = NSLock()
+  private var items: [Int] = []
+
+  var count: Int { lock.withLock { items.count } }
+  func get(_ index: Int) -> Int? { lock.withLock { items.indices.contains(index) ? items[index] : nil } }
+  func append(_ value: Int) { lock.withLock { items.append(value) } }
+  func insert(_ value: Int, at index: Int) {
+    lock.withLock { if index >= 0 && index < items.count { items.insert(value, at: index) } }
+  }
+
+  static let spec = Spec("GuardedInsertArray", make: { GuardedInsertArray() }, model: ArrayModel()) {
+    Operation("count") { (array: GuardedInsertArray) in array.count }
+    Operation("get", .int(in: 0...3)) { (array: GuardedInsertArray, index: Int) in array.get(index) }
+    Operation("append", .int(in: 0...3)) { (array: GuardedInsertArray, value: Int) in array.append(value) }
+    Operation("insert", .int(in: 0...3), .int(in: 0...3)) { (array: GuardedInsertArray, value: Int, index: Int) in
+      array.insert(value, at: index)
+    }
+  }
+}
+
+/// A counter whose get and set are each locked, so `increment` loses updates under contention.
+final class SplitLockCounter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored = 0
+
+  var value: Int {
+    get { lock.withLock { stored } }
+    set { lock.withLock { stored = newValue } }
+  }
+  func increment() { value = value + 1 }
+
+  static let spec = Spec("SplitLockCounter", make: { SplitLockCounter() }, model: CounterModel()) {
+    Operation("get") { (counter: SplitLockCounter) in counter.value }
+    Operation("increment") { (counter: SplitLockCounter) in counter.increment() }
+  }
+}
+
+/// A counter that increments inside one critical section: linearizable.
+final class OneLockCounter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored = 0
+
+  var value: Int { lock.withLock { stored } }
+  func increment() { lock.withLock { stored += 1 } }
+
+  static let spec = Spec("OneLockCounter", make: { OneLockCounter() }, model: CounterModel()) {
+    Operation("get") { (counter: OneLockCounter) in counter.value }
+    Operation("increment") { (counter: OneLockCounter) in counter.increment() }
+  }
+
+  /// The same counter checked against a custom model: a plain `Int`.
+  static let customModelSpec = Spec("OneLockCounterCustomModel", make: { OneLockCounter() }, model: 0) {
+    Operation("get", perform: { (counter: OneLockCounter) in counter.value }, model: { (count: inout Int) in count })
+    Operation("increment", perform: { (counter: OneLockCounter) in counter.increment() }, model: { (count: inout Int) in count += 1 })
+  }
+}
+
+/// An error the throwing spec's operation throws.
+struct SampleError: Error, CustomStringConvertible {
+  var description: String { "the sample operation always throws" }
+}
+
+/// A spec whose `explode` operation throws: the spec is broken, not the subject.
+enum ThrowingSpec {
+  static let spec = Spec("Throwing", make: { OneLockCounter() }, model: CounterModel()) {
+    Operation("get") { (counter: OneLockCounter) in counter.value }
+    Operation("increment") { (counter: OneLockCounter) throws in
+      counter.increment()
+      throw SampleError()
+    }
+  }
+}
+
+/// A small configuration for tests: a handful of scenarios, each run a few hundred times.
+func smallConfiguration(seed: UInt64 = 1, threads: Int = 2) -> Configuration {
+  Configuration(
+    seed: seed, shape: Configuration.Shape(threads: threads), scenarios: 10, invocations: 300,
+    reproDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("racecheck-tests").path)
+}
