@@ -11,8 +11,7 @@ let package = Package(
     .target(name: "RaceCheck"),
     .target(name: "Fixtures", dependencies: ["RaceCheck"], path: "Fixtures"),
     .executableTarget(name: "racecheck", dependencies: ["RaceCheck", "Fixtures"]),
-    .testTarget(name: "RaceCheckTests", dependencies: ["RaceCheck"]),
-    .testTarget(name: "FixturesTests", dependencies: ["RaceCheck", "Fixtures"]),
+    .testTarget(name: "RaceCheckTests", dependencies: ["RaceCheck", "Fixtures"]),
   ],
   swiftLanguageModes: [.v6]
 )

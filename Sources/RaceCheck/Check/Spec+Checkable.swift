@@ -108,7 +108,8 @@ struct StressCheck<Subject, Model: Hashable & Sendable> {
     runner: StressRunner<Subject, Model>
   ) throws -> FailureReport {
     var minimized = (scenario: scenario, failure: failure, steps: 0)
-    if configuration.minimizes, let budget = try shrinkingBudget(scenario, runner: runner) {
+    let budget = try confirmationBudget(scenario, runner: runner)
+    if configuration.minimizes, let budget {
       let shrinker = Shrinker<StressRunner<Subject, Model>.Failure>(
         fails: { candidate throws(OperationError) in
           guard let prepared = try? PreparedScenario(candidate, spec: spec) else { return nil }
@@ -119,7 +120,8 @@ struct StressCheck<Subject, Model: Hashable & Sendable> {
     }
     // A last run of the minimized scenario counts how often it fails, for the report.
     let prepared = try PreparedScenario(minimized.scenario, spec: spec)
-    let recount = try runner.run(prepared, invocations: configuration.invocations, stopAtFirstFailure: false)
+    let recount = try runner.run(
+      prepared, invocations: budget ?? 8 * configuration.invocations, stopAtFirstFailure: false)
     let history = minimized.failure.history
     let diagnosis = Diagnoser.diagnose(history, spec: spec)
     var report = FailureReport(
@@ -139,13 +141,13 @@ struct StressCheck<Subject, Model: Hashable & Sendable> {
     return report
   }
 
-  /// The invocations each shrinking candidate gets, or nil when the failure does not come back at all.
+  /// The invocations a run of the failing scenario needs to show the failure again, or nil when it does not come back at all.
   ///
   /// A rare interleaving may fail once in thousands of invocations; with the plain budget
   /// every candidate would then look like a pass and nothing would shrink. So the failing
   /// scenario is run again first, and the budget raised (up to eight-fold) until a
   /// candidate that keeps the bug can be expected to show it about five times.
-  private func shrinkingBudget(_ scenario: Scenario, runner: StressRunner<Subject, Model>) throws(OperationError)
+  private func confirmationBudget(_ scenario: Scenario, runner: StressRunner<Subject, Model>) throws(OperationError)
     -> Int?
   {
     guard let prepared = try? PreparedScenario(scenario, spec: spec) else { return nil }

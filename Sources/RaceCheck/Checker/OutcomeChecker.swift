@@ -1,22 +1,71 @@
-/// Checks the outcomes of one prepared scenario against the model.
+/// Decides whether each invocation of one scenario has a linearization, searching as rarely as it can.
+///
+/// Invocations of one scenario repeat themselves: the same results come back again and
+/// again, with slightly different timing. A linearization found once is reused for
+/// every later invocation with the same results whose real-time order it respects,
+/// which takes one pass over the order instead of a search. An outcome found to have
+/// no linearization is remembered by its results and real-time order, so repeats are
+/// counted without a search too.
 final class OutcomeChecker<Model: Hashable & Sendable> {
-  let initial: Model
-  let steps: [@Sendable (inout Model) -> Value]
-  /// Outcomes already found to have no linearization, so repeats are counted without a search.
-  var failingOutcomes = Set<InvocationOutcome>()
-
-  init(initial: Model, steps: [@Sendable (inout Model) -> Value]) {
-    self.initial = initial
-    self.steps = steps
+  /// What the checker says of one invocation.
+  enum Verdict {
+    case linearizable
+    /// No linearization; `longestPrefix` and `state` are from the search, nil when the outcome was seen before.
+    case notLinearizable(longestPrefix: [Int], state: Model)
+    case repeatedFailure
   }
 
-  /// Searches for a linearization of calls with these intervals and results.
-  func check(
-    _ intervals: [LinearizabilityChecker<Model>.Interval], _ results: [Value]
-  ) -> LinearizabilityChecker<Model>.Outcome {
+  private let initial: Model
+  private let steps: [@Sendable (inout Model) -> Value]
+  private let columnRanges: [Range<Int>]
+  private var witnesses: [[Value]: [[Int]]] = [:]
+  private var failing = Set<InvocationOutcome>()
+  /// The number of searches run, one per outcome that no earlier one decided.
+  private(set) var searches = 0
+
+  /// Keeps a few orders per result vector: enough for the timings that recur, bounded for the ones that do not.
+  private static var witnessesPerResults: Int { 8 }
+
+  init(initial: Model, steps: [@Sendable (inout Model) -> Value], columnRanges: [Range<Int>]) {
+    self.initial = initial
+    self.steps = steps
+    self.columnRanges = columnRanges
+  }
+
+  func check(_ record: InvocationRecord) -> Verdict {
+    if let known = witnesses[record.results], known.contains(where: { Self.respectsRealTime($0, record) }) {
+      return .linearizable
+    }
+    let outcome = InvocationOutcome(record, columnRanges: columnRanges)
+    if failing.contains(outcome) { return .repeatedFailure }
+    searches += 1
     let steps = self.steps
-    return LinearizabilityChecker(intervals: intervals, initial: initial) { state, index in
+    let results = record.results
+    let intervals = record.callTimes.indices.map {
+      LinearizabilityChecker<Model>.Interval(callTime: record.callTimes[$0], returnTime: record.returnTimes[$0])
+    }
+    let search = LinearizabilityChecker(intervals: intervals, initial: initial) { state, index in
       steps[index](&state) == results[index]
-    }.check()
+    }
+    switch search.check() {
+    case .linearizable(let order):
+      if witnesses[results, default: []].count < Self.witnessesPerResults {
+        witnesses[results, default: []].append(order)
+      }
+      return .linearizable
+    case .notLinearizable(let prefix, let state):
+      failing.insert(outcome)
+      return .notLinearizable(longestPrefix: prefix, state: state)
+    }
+  }
+
+  /// Whether `order` never places an operation before one that returned before it was called.
+  static func respectsRealTime(_ order: [Int], _ record: InvocationRecord) -> Bool {
+    var earliestLaterReturn = Int64.max
+    for index in order.reversed() {
+      if earliestLaterReturn < record.callTimes[index] { return false }
+      earliestLaterReturn = min(earliestLaterReturn, record.returnTimes[index])
+    }
+    return true
   }
 }

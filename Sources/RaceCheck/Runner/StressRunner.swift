@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Runs scenarios on real threads, many invocations each, and checks every distinct outcome.
 ///
@@ -15,8 +14,8 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     var invocations: Int
     /// The number of invocations whose outcome had no linearization.
     var failures: Int
-    /// The number of distinct outcomes checked.
-    var distinctOutcomes: Int
+    /// The number of linearizability searches run; other invocations were decided by earlier ones.
+    var searches: Int
     /// The first history without a linearization, with the checker's longest prefix.
     var firstFailure: Failure?
   }
@@ -41,8 +40,6 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
   private var columnOffsets: [Int] = []
   private var shuttingDown = false
   private var recording = true
-  /// Whether the threads of the current invocation start each call together.
-  private var lockstep = false
   /// Each thread's seed for the random pauses between its calls in the current invocation.
   private var jitter: [UInt64] = []
   // Each thread writes its own slot between `start` and `finish`; thread 0 reads them after `finish`.
@@ -52,10 +49,6 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     var record = InvocationRecord(capacity: 0)
     var error: (any Error)?
     var failedCall: Int?
-    /// In lockstep invocations, the number of calls this thread has started.
-    let started = Atomic<Int>(0)
-    /// The number of calls in this thread's column of the current invocation.
-    var columnLength = 0
   }
 
   /// Creates a runner with `threads` threads, `threads - 1` of them started now.
@@ -120,12 +113,10 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     let columnRanges = zip(offsets, scenario.columns).map { $0..<($0 + $1.count) }
     columns = scenario.columns + Array(repeating: [], count: threads - scenario.columns.count)
     columnOffsets = offsets + Array(repeating: offset, count: threads - offsets.count)
-    for (slot, column) in zip(slots, columns) { slot.columnLength = column.count }
     let concurrent = scenario.columns.filter { !$0.isEmpty }.count > 1
-    let checker = OutcomeChecker(initial: spec.model, steps: scenario.steps)
+    let checker = OutcomeChecker(initial: spec.model, steps: scenario.steps, columnRanges: columnRanges)
     var random = SplitMix64(seed: seed)
-    var seen = Set<InvocationOutcome>()
-    var result = Result(invocations: 0, failures: 0, distinctOutcomes: 0, firstFailure: nil)
+    var result = Result(invocations: 0, failures: 0, searches: 0, firstFailure: nil)
     var record = InvocationRecord(capacity: calls)
     for slot in slots { slot.record = InvocationRecord(capacity: calls) }
     defer { subject = nil }
@@ -140,11 +131,7 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
         index += 1
       }
       self.subject = subject
-      for thread in 0..<threads {
-        jitter[thread] = concurrent ? random.next() : 0
-        slots[thread].started.store(0, ordering: .relaxed)
-      }
-      lockstep = concurrent && random.next() & 1 == 0
+      for thread in 0..<threads { jitter[thread] = concurrent ? random.next() : 0 }
       if concurrent { releaseThreads() }
       runColumn(0)
       if concurrent { finish.arriveAndWait() } else { runIdleColumns() }
@@ -170,25 +157,21 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
       }
       self.subject = nil
 
-      let outcome = InvocationOutcome(record, columnRanges: columnRanges)
-      guard seen.insert(outcome).inserted else {
-        if checker.failingOutcomes.contains(outcome) { result.failures += 1 }
+      switch checker.check(record) {
+      case .linearizable:
         continue
-      }
-      result.distinctOutcomes += 1
-      let intervals = (0..<calls).map {
-        LinearizabilityChecker<Model>.Interval(callTime: record.callTimes[$0], returnTime: record.returnTimes[$0])
-      }
-      if case .notLinearizable(let prefix, let state) = checker.check(intervals, record.results) {
-        checker.failingOutcomes.insert(outcome)
+      case .repeatedFailure:
+        result.failures += 1
+      case .notLinearizable(let prefix, let state):
         result.failures += 1
         if result.firstFailure == nil {
           result.firstFailure = Failure(
             history: record.history(of: scenario.scenario), longestPrefix: prefix, stateAfterPrefix: state)
         }
-        if stopAtFirstFailure { break }
       }
+      if stopAtFirstFailure { break }
     }
+    result.searches = checker.searches
     return result
   }
 
@@ -232,8 +215,7 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
       for call in column { _ = try? call.perform(subject, call.arguments) }
       return
     }
-    for (position, call) in column.enumerated() {
-      if lockstep { waitForOtherThreads(toStart: position, from: slot) }
+    for call in column {
       if pausing { spin(pauses.next()) }
       slot.record.callTimes[index] = MonotonicClock.now()
       do {
@@ -245,26 +227,6 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
       }
       slot.record.returnTimes[index] = MonotonicClock.now()
       index += 1
-    }
-  }
-
-  /// Announces that this thread starts call `position`, and waits a bounded while until every other thread has started its call at that position.
-  ///
-  /// Free-running threads overlap only when the scheduler runs them at the same moment;
-  /// on a loaded machine one thread often runs its whole column alone. Half the
-  /// invocations therefore run in lockstep: no thread starts a call before the others
-  /// are running and about to start theirs, so same-position calls race whenever the
-  /// threads get the processors at all. The wait is bounded, so a thread that is not
-  /// scheduled delays the others only briefly.
-  private func waitForOtherThreads(toStart position: Int, from slot: Slot) {
-    slot.started.store(position + 1, ordering: .releasing)
-    var spins = 0
-    for other in slots where other !== slot && other.columnLength > 0 {
-      let target = min(position + 1, other.columnLength)
-      while other.started.load(ordering: .acquiring) < target && spins < 200_000 {
-        spins += 1
-        if spins & 0x3FF == 0 { sched_yield() }
-      }
     }
   }
 

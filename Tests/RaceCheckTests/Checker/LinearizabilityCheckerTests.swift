@@ -6,141 +6,148 @@ import Testing
 // operations) are decided both by `LinearizabilityChecker` and by a brute-force search
 // over every real-time-consistent order, and the verdicts must agree.
 
-@Suite struct LinearizabilityCheckerTests {
-  // MARK: Differential tests against brute force
+extension RaceCheckTestSuite {
+  @Suite struct LinearizabilityCheckerTests {
+    // MARK: Differential tests against brute force
 
-  @Test func agreesWithBruteForceOnRandomRegisterHistories() {
-    checkAgainstBruteForce(Register.self)
-  }
-
-  @Test func agreesWithBruteForceOnRandomStackHistories() {
-    checkAgainstBruteForce(Stack.self)
-  }
-
-  @Test func agreesWithBruteForceOnRandomQueueHistories() {
-    checkAgainstBruteForce(Queue.self)
-  }
-
-  // MARK: Hand-written edge cases
-
-  @Test func emptyHistoryIsLinearizable() {
-    let history = History<Register>(entries: [])
-    guard case .linearizable(let order) = history.check() else {
-      Issue.record("the empty history must be linearizable")
-      return
+    @Test func agreesWithBruteForceOnRandomRegisterHistories() {
+      checkAgainstBruteForce(Register.self)
     }
-    #expect(order.isEmpty)
-    #expect(bruteForceIsLinearizable(history))
-  }
 
-  @Test func readOfValueNeverWrittenIsNotLinearizable() {
-    let lone = History<Register>(entries: [op(.read, 7, 0, 1)])
-    guard case .notLinearizable(let prefix, let state) = lone.check() else {
-      Issue.record("a read of 7 from a register holding 0 must not be linearizable")
-      return
+    @Test func agreesWithBruteForceOnRandomStackHistories() {
+      checkAgainstBruteForce(Stack.self)
     }
-    #expect(prefix.isEmpty)
-    #expect(state == 0)
-    #expect(!bruteForceIsLinearizable(lone))
 
-    let afterWrite = History<Register>(entries: [op(.write(1), 0, 0, 1), op(.read, 2, 2, 3)])
-    guard case .notLinearizable(let prefix, let state) = afterWrite.check() else {
-      Issue.record("a read of 2 after write(1) must not be linearizable")
-      return
+    @Test func agreesWithBruteForceOnRandomQueueHistories() {
+      checkAgainstBruteForce(Queue.self)
     }
-    #expect(prefix == [0])
-    #expect(state == 1)
-    #expect(!bruteForceIsLinearizable(afterWrite))
-  }
 
-  @Test func overlappingWritesMayTakeEffectInEitherOrder() {
-    let writes = [op(.write(1), 0, 0, 10), op(.write(2), 0, 0, 10)]
-    // Reads during the writes may see them in either order.
-    for (first, second) in [(1, 2), (2, 1)] {
-      let history = History<Register>(
-        entries: writes + [op(.read, first, 2, 3), op(.read, second, 4, 5)])
-      expectVerdict(history, linearizable: true)
+    // MARK: Hand-written edge cases
+
+    @Test func emptyHistoryIsLinearizable() {
+      let history = History<Register>(entries: [])
+      guard case .linearizable(let order) = history.check() else {
+        Issue.record("the empty history must be linearizable")
+        return
+      }
+      #expect(order.isEmpty)
+      #expect(bruteForceIsLinearizable(history))
     }
-    // Once both writes have returned, a single read may see either one ...
-    for value in [1, 2] {
+
+    @Test func readOfValueNeverWrittenIsNotLinearizable() {
+      let lone = History<Register>(entries: [op(.read, 7, 0, 1)])
+      guard case .notLinearizable(let prefix, let state) = lone.check() else {
+        Issue.record("a read of 7 from a register holding 0 must not be linearizable")
+        return
+      }
+      #expect(prefix.isEmpty)
+      #expect(state == 0)
+      #expect(!bruteForceIsLinearizable(lone))
+
+      let afterWrite = History<Register>(entries: [op(.write(1), 0, 0, 1), op(.read, 2, 2, 3)])
+      guard case .notLinearizable(let prefix, let state) = afterWrite.check() else {
+        Issue.record("a read of 2 after write(1) must not be linearizable")
+        return
+      }
+      #expect(prefix == [0])
+      #expect(state == 1)
+      #expect(!bruteForceIsLinearizable(afterWrite))
+    }
+
+    @Test func overlappingWritesMayTakeEffectInEitherOrder() {
+      let writes = [op(.write(1), 0, 0, 10), op(.write(2), 0, 0, 10)]
+      // Reads during the writes may see them in either order.
+      for (first, second) in [(1, 2), (2, 1)] {
+        let history = History<Register>(
+          entries: writes + [op(.read, first, 2, 3), op(.read, second, 4, 5)])
+        expectVerdict(history, linearizable: true)
+      }
+      // Once both writes have returned, a single read may see either one ...
+      for value in [1, 2] {
+        expectVerdict(
+          History<Register>(entries: writes + [op(.read, value, 11, 12)]), linearizable: true)
+      }
+      // ... but two later reads cannot see the value change.
+      for (first, second) in [(1, 2), (2, 1)] {
+        let history = History<Register>(
+          entries: writes + [op(.read, first, 11, 12), op(.read, second, 13, 14)])
+        expectVerdict(history, linearizable: false)
+      }
+      // Each write takes effect once, so reads cannot see 1, then 2, then 1 again.
+      let flipFlop = History<Register>(
+        entries: writes + [op(.read, 1, 2, 3), op(.read, 2, 4, 5), op(.read, 1, 6, 7)]
+      )
+      expectVerdict(flipFlop, linearizable: false)
+    }
+
+    @Test func equalTimestampsCountAsOverlap() {
+      // A read that returns at the instant the write is called may follow the write ...
       expectVerdict(
-        History<Register>(entries: writes + [op(.read, value, 11, 12)]), linearizable: true)
+        History<Register>(entries: [op(.read, 1, 3, 5), op(.write(1), 0, 5, 8)]),
+        linearizable: true
+      )
+      // ... but not if it returned strictly earlier.
+      expectVerdict(
+        History<Register>(entries: [op(.read, 1, 3, 4), op(.write(1), 0, 5, 8)]),
+        linearizable: false
+      )
+      // A read called at the instant the write returns may precede it ...
+      expectVerdict(
+        History<Register>(entries: [op(.write(1), 0, 0, 5), op(.read, 0, 5, 6)]),
+        linearizable: true
+      )
+      // ... but not if it was called strictly later.
+      expectVerdict(
+        History<Register>(entries: [op(.write(1), 0, 0, 5), op(.read, 0, 6, 7)]),
+        linearizable: false
+      )
+      // Zero-length intervals at the same instant overlap too.
+      expectVerdict(
+        History<Register>(entries: [op(.write(1), 0, 4, 4), op(.read, 0, 4, 4)]),
+        linearizable: true
+      )
     }
-    // ... but two later reads cannot see the value change.
-    for (first, second) in [(1, 2), (2, 1)] {
-      let history = History<Register>(
-        entries: writes + [op(.read, first, 11, 12), op(.read, second, 13, 14)])
-      expectVerdict(history, linearizable: false)
+
+    @Test func infoWriteMayNeverTakeEffect() {
+      let infoWrite = op(.write(1), 0, 0, nil)
+      // Never took effect.
+      expectVerdict(
+        History<Register>(entries: [infoWrite, op(.read, 0, 5, 6)]), linearizable: true)
+      // Took effect before the read.
+      expectVerdict(
+        History<Register>(entries: [infoWrite, op(.read, 1, 5, 6)]), linearizable: true)
+      // Took effect between two reads.
+      expectVerdict(
+        History<Register>(entries: [infoWrite, op(.read, 0, 5, 6), op(.read, 1, 7, 8)]),
+        linearizable: true
+      )
+      // Once it took effect, it cannot be undone.
+      expectVerdict(
+        History<Register>(entries: [infoWrite, op(.read, 1, 5, 6), op(.read, 0, 7, 8)]),
+        linearizable: false
+      )
+      // It cannot take effect before it was called.
+      expectVerdict(
+        History<Register>(entries: [op(.read, 1, 0, 1), op(.write(1), 0, 2, nil)]),
+        linearizable: false
+      )
     }
-    // Each write takes effect once, so reads cannot see 1, then 2, then 1 again.
-    let flipFlop = History<Register>(
-      entries: writes + [op(.read, 1, 2, 3), op(.read, 2, 4, 5), op(.read, 1, 6, 7)]
-    )
-    expectVerdict(flipFlop, linearizable: false)
-  }
 
-  @Test func equalTimestampsCountAsOverlap() {
-    // A read that returns at the instant the write is called may follow the write ...
-    expectVerdict(
-      History<Register>(entries: [op(.read, 1, 3, 5), op(.write(1), 0, 5, 8)]),
-      linearizable: true
-    )
-    // ... but not if it returned strictly earlier.
-    expectVerdict(
-      History<Register>(entries: [op(.read, 1, 3, 4), op(.write(1), 0, 5, 8)]),
-      linearizable: false
-    )
-    // A read called at the instant the write returns may precede it ...
-    expectVerdict(
-      History<Register>(entries: [op(.write(1), 0, 0, 5), op(.read, 0, 5, 6)]),
-      linearizable: true
-    )
-    // ... but not if it was called strictly later.
-    expectVerdict(
-      History<Register>(entries: [op(.write(1), 0, 0, 5), op(.read, 0, 6, 7)]),
-      linearizable: false
-    )
-    // Zero-length intervals at the same instant overlap too.
-    expectVerdict(
-      History<Register>(entries: [op(.write(1), 0, 4, 4), op(.read, 0, 4, 4)]),
-      linearizable: true
-    )
-  }
-
-  @Test func infoWriteMayNeverTakeEffect() {
-    let infoWrite = op(.write(1), 0, 0, nil)
-    // Never took effect.
-    expectVerdict(History<Register>(entries: [infoWrite, op(.read, 0, 5, 6)]), linearizable: true)
-    // Took effect before the read.
-    expectVerdict(History<Register>(entries: [infoWrite, op(.read, 1, 5, 6)]), linearizable: true)
-    // Took effect between two reads.
-    expectVerdict(
-      History<Register>(entries: [infoWrite, op(.read, 0, 5, 6), op(.read, 1, 7, 8)]),
-      linearizable: true
-    )
-    // Once it took effect, it cannot be undone.
-    expectVerdict(
-      History<Register>(entries: [infoWrite, op(.read, 1, 5, 6), op(.read, 0, 7, 8)]),
-      linearizable: false
-    )
-    // It cannot take effect before it was called.
-    expectVerdict(
-      History<Register>(entries: [op(.read, 1, 0, 1), op(.write(1), 0, 2, nil)]),
-      linearizable: false
-    )
-  }
-
-  @Test func infoPopMayOrMayNotRemoveAnElement() {
-    let push = Entry<Stack>(process: 0, operation: .push(1), result: 0, callTime: 0, returnTime: 1)
-    let infoPop = Entry<Stack>(process: 0, operation: .pop, result: 0, callTime: 2, returnTime: nil)
-    let emptyPop = Entry<Stack>(process: 1, operation: .pop, result: -1, callTime: 5, returnTime: 6)
-    let fullPop = Entry<Stack>(process: 1, operation: .pop, result: 1, callTime: 5, returnTime: 6)
-    expectVerdict(History<Stack>(entries: [push, infoPop, emptyPop]), linearizable: true)
-    expectVerdict(History<Stack>(entries: [push, infoPop, fullPop]), linearizable: true)
-    expectVerdict(
-      History<Stack>(entries: [push, infoPop, fullPop, emptyPop.at(7, 8)]), linearizable: true)
-    expectVerdict(
-      History<Stack>(entries: [push, infoPop, fullPop, fullPop.at(7, 8)]), linearizable: false)
+    @Test func infoPopMayOrMayNotRemoveAnElement() {
+      let push = Entry<Stack>(
+        process: 0, operation: .push(1), result: 0, callTime: 0, returnTime: 1)
+      let infoPop = Entry<Stack>(
+        process: 0, operation: .pop, result: 0, callTime: 2, returnTime: nil)
+      let emptyPop = Entry<Stack>(
+        process: 1, operation: .pop, result: -1, callTime: 5, returnTime: 6)
+      let fullPop = Entry<Stack>(process: 1, operation: .pop, result: 1, callTime: 5, returnTime: 6)
+      expectVerdict(History<Stack>(entries: [push, infoPop, emptyPop]), linearizable: true)
+      expectVerdict(History<Stack>(entries: [push, infoPop, fullPop]), linearizable: true)
+      expectVerdict(
+        History<Stack>(entries: [push, infoPop, fullPop, emptyPop.at(7, 8)]), linearizable: true)
+      expectVerdict(
+        History<Stack>(entries: [push, infoPop, fullPop, fullPop.at(7, 8)]), linearizable: false)
+    }
   }
 }
 

@@ -7,17 +7,24 @@ final class GuardedInsertArray: @unchecked Sendable {
   private var items: [Int] = []
 
   var count: Int { lock.withLock { items.count } }
-  func get(_ index: Int) -> Int? { lock.withLock { items.indices.contains(index) ? items[index] : nil } }
+  func get(_ index: Int) -> Int? {
+    lock.withLock { items.indices.contains(index) ? items[index] : nil }
+  }
   func append(_ value: Int) { lock.withLock { items.append(value) } }
   func insert(_ value: Int, at index: Int) {
     lock.withLock { if index >= 0 && index < items.count { items.insert(value, at: index) } }
   }
 
-  static let spec = Spec("GuardedInsertArray", make: { GuardedInsertArray() }, model: ArrayModel()) {
+  static let spec = Spec("GuardedInsertArray", make: { GuardedInsertArray() }, model: ArrayModel())
+  {
     Operation("count") { (array: GuardedInsertArray) in array.count }
-    Operation("get", .int(in: 0...3)) { (array: GuardedInsertArray, index: Int) in array.get(index) }
-    Operation("append", .int(in: 0...3)) { (array: GuardedInsertArray, value: Int) in array.append(value) }
-    Operation("insert", .int(in: 0...3), .int(in: 0...3)) { (array: GuardedInsertArray, value: Int, index: Int) in
+    Operation("get", .int(in: 0...3)) { (array: GuardedInsertArray, index: Int) in array.get(index)
+    }
+    Operation("append", .int(in: 0...3)) { (array: GuardedInsertArray, value: Int) in
+      array.append(value)
+    }
+    Operation("insert", .int(in: 0...3), .int(in: 0...3)) {
+      (array: GuardedInsertArray, value: Int, index: Int) in
       array.insert(value, at: index)
     }
   }
@@ -54,9 +61,15 @@ final class OneLockCounter: @unchecked Sendable {
   }
 
   /// The same counter checked against a custom model: a plain `Int`.
-  static let customModelSpec = Spec("OneLockCounterCustomModel", make: { OneLockCounter() }, model: 0) {
-    Operation("get", perform: { (counter: OneLockCounter) in counter.value }, model: { (count: inout Int) in count })
-    Operation("increment", perform: { (counter: OneLockCounter) in counter.increment() }, model: { (count: inout Int) in count += 1 })
+  static let customModelSpec = Spec(
+    "OneLockCounterCustomModel", make: { OneLockCounter() }, model: 0
+  ) {
+    Operation(
+      "get", perform: { (counter: OneLockCounter) in counter.value },
+      model: { (count: inout Int) in count })
+    Operation(
+      "increment", perform: { (counter: OneLockCounter) in counter.increment() },
+      model: { (count: inout Int) in count += 1 })
   }
 }
 
@@ -80,5 +93,6 @@ enum ThrowingSpec {
 func smallConfiguration(seed: UInt64 = 1, threads: Int = 2) -> Configuration {
   Configuration(
     seed: seed, shape: Configuration.Shape(threads: threads), scenarios: 10, invocations: 300,
-    reproDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("racecheck-tests").path)
+    reproDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("racecheck-tests")
+      .path)
 }

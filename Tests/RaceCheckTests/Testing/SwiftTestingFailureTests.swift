@@ -1,36 +1,40 @@
 import RaceCheck
 import Testing
 
-struct SwiftTestingFailureTests {
-  @Test func failingCheckRecordsAnIssueWithTheReport() {
-    withKnownIssue {
-      check(GuardedInsertArray.spec, configuration: smallConfiguration())
-    } matching: { issue in
-      let text = issue.comments.map(\.rawValue).joined()
-      return text.contains("insert-at-count-rejected") && text.contains("RACECHECK_SEED=")
+extension RaceCheckTestSuite {
+  struct SwiftTestingFailureTests {
+    @Test func failingCheckRecordsAnIssueWithTheReport() {
+      withKnownIssue {
+        check(GuardedInsertArray.spec, configuration: smallConfiguration())
+      } matching: { issue in
+        let text = issue.comments.map(\.rawValue).joined()
+        return text.contains("insert-at-count-rejected") && text.contains("RACECHECK_SEED=")
+      }
     }
-  }
 
-  @Test func passingCheckRecordsNothing() {
-    let report = check(OneLockCounter.spec, configuration: smallConfiguration())
-    #expect(report.verdict == .pass)
-    #expect(report.invocations > 0)
-  }
-
-  @Test func throwingOperationIsReportedAsABrokenSpec() {
-    withKnownIssue {
-      let report = check(ThrowingSpec.spec, configuration: smallConfiguration())
-      #expect(report.specError?.message.contains("the sample operation always throws") == true)
-      #expect(report.specError?.history != nil)
-    } matching: { issue in
-      issue.comments.map(\.rawValue).joined().contains("the spec is broken")
+    @Test func passingCheckRecordsNothing() {
+      let report = check(OneLockCounter.spec, configuration: smallConfiguration())
+      #expect(report.verdict == .pass)
+      #expect(report.invocations > 0)
     }
-  }
 
-  @Test func reportNamesTheCallingTestInItsReplayCommand() {
-    withKnownIssue {
-      let report = check(GuardedInsertArray.spec, configuration: smallConfiguration())
-      #expect(report.replayCommand?.hasSuffix("--filter reportNamesTheCallingTestInItsReplayCommand") == true)
+    @Test func throwingOperationIsReportedAsABrokenSpec() {
+      withKnownIssue {
+        let report = check(ThrowingSpec.spec, configuration: smallConfiguration())
+        #expect(report.specError?.message.contains("the sample operation always throws") == true)
+        #expect(report.specError?.history != nil)
+      } matching: { issue in
+        issue.comments.map(\.rawValue).joined().contains("the spec is broken")
+      }
+    }
+
+    @Test func reportNamesTheCallingTestInItsReplayCommand() {
+      withKnownIssue {
+        let report = check(GuardedInsertArray.spec, configuration: smallConfiguration())
+        #expect(
+          report.replayCommand?.hasSuffix("--filter reportNamesTheCallingTestInItsReplayCommand")
+            == true)
+      }
     }
   }
 }

@@ -8,12 +8,14 @@ final class XCTestFailureTests: XCTestCase {
   // Captures racecheck's failures instead of failing, so the test can assert on them;
   // the test's own assertions still fail it.
   override func recordFailure(
-    withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+    withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
+    expected: Bool
   ) {
     if description.contains("racecheck:") {
       recorded.append((description, lineNumber))
     } else {
-      super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+      super.recordFailure(
+        withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
     }
   }
 

@@ -1,0 +1,38 @@
+import Foundation
+
+/// What a command runs with: the driver's targets and settings, and where its output goes.
+struct CommandContext {
+  let driver: CommandLineDriver
+  let output: CommandOutput
+  let errors: CommandOutput
+
+  var programName: String { driver.programName }
+
+  /// Writes a line to standard output.
+  func print(_ line: String) {
+    output.writeLine(line)
+  }
+
+  /// Writes a line to standard error.
+  func printError(_ line: String) {
+    errors.writeLine(line)
+  }
+
+  /// The target named `name`, or a usage error that lists the known ones.
+  func target(named name: String) throws(UsageError) -> Target {
+    if let target = driver.targets.first(where: { $0.name == name }) { return target }
+    let names = driver.targets.map(\.name)
+    throw .unknownTarget(name, known: names, suggestion: Suggestion.closest(to: name, among: names))
+  }
+
+  /// Prints `value` as one line of JSON, or reports an internal error if it cannot be encoded.
+  func printJSON(_ value: some Encodable, status: ExitStatus) -> ExitStatus {
+    do {
+      print(try JSONOutput.encode(value))
+      return status
+    } catch {
+      printError("\(programName): internal error: cannot encode the JSON output: \(error)")
+      return .internalError
+    }
+  }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+/// Runs racecheck's command line over a program's own targets.
+///
+/// A package can ship its own checker executable whose `main.swift` is one call:
+///
+/// ```swift
+/// import RaceCheck
+/// CommandLineDriver.main(targets: [Target(cacheSpec, summary: "the locked cache", expectation: .pass)])
+/// ```
+///
+/// The commands are `list`, `run`, `replay`, `demo`, `bench` and `help`; ``ExitStatus`` documents what each exit status means.
+public struct CommandLineDriver: Sendable {
+  /// The targets the commands can name.
+  public var targets: [Target]
+  /// The name help, errors and replay commands show, such as `racecheck`.
+  public var programName: String
+  /// What `bench` measures, or nil when the program has no benchmarks.
+  public var benchmarks: BenchmarkPlan?
+
+  /// Creates a driver over `targets`.
+  public init(
+    targets: [Target], programName: String = "racecheck", benchmarks: BenchmarkPlan? = nil
+  ) {
+    self.targets = targets
+    self.programName = programName
+    self.benchmarks = benchmarks
+  }
+
+  /// Runs one command line (arguments without the program name) and returns its ``ExitStatus`` as a number.
+  ///
+  /// ```swift
+  /// let status = CommandLineDriver(targets: targets).run(["run", "LockArray", "--seed", "0x2A"])
+  /// ```
+  public func run(
+    _ arguments: [String], output: CommandOutput = .standardOutput,
+    errors: CommandOutput = .standardError
+  ) -> Int32 {
+    let context = CommandContext(driver: self, output: output, errors: errors)
+    do {
+      return try dispatch(arguments, context).rawValue
+    } catch {
+      // Every usage error is one line saying what is wrong, then one saying where help is.
+      context.printError("\(programName): \(error)")
+      context.printError(error.hint(programName: programName))
+      return ExitStatus.usage.rawValue
+    }
+  }
+
+  /// Runs `CommandLine.arguments` and exits with the status.
+  public static func main(
+    targets: [Target], programName: String = "racecheck", benchmarks: BenchmarkPlan? = nil
+  ) -> Never {
+    let driver = CommandLineDriver(
+      targets: targets, programName: programName, benchmarks: benchmarks)
+    exit(driver.run(Array(CommandLine.arguments.dropFirst())))
+  }
+
+  /// The version line: racecheck's version, under the embedding program's name when it has its own.
+  var versionLine: String {
+    programName == "racecheck"
+      ? "racecheck \(HelpText.version)" : "\(programName) (racecheck \(HelpText.version))"
+  }
+
+  private func dispatch(_ arguments: [String], _ context: CommandContext) throws(UsageError)
+    -> ExitStatus
+  {
+    guard let first = arguments.first else {
+      context.printError(HelpText.program(programName, commands: Self.commands))
+      return .usage
+    }
+    if ArgumentParser.helpOptions.contains(first) {
+      context.print(HelpText.program(programName, commands: Self.commands))
+      return .success
+    }
+    if first == "--version" {
+      if arguments.count > 1 { throw .unexpectedArgument(arguments[1], command: nil) }
+      context.print(versionLine)
+      return .success
+    }
+    if ArgumentParser.looksLikeOption(first) {
+      throw .unknownOption(
+        first, command: nil,
+        suggestion: Suggestion.closest(to: first, among: ["--help", "--version"]))
+    }
+    guard let command = Self.command(named: first) else {
+      throw .unknownCommand(
+        first, suggestion: Suggestion.closest(to: first, among: Self.commands.map(\.name)))
+    }
+    let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), for: command)
+    if parsed.helpRequested {
+      context.print(HelpText.command(command, programName: programName))
+      return .success
+    }
+    return try command.execute(parsed, context)
+  }
+}

@@ -1,0 +1,47 @@
+/// `racecheck bench`: measures the driver's benchmark plan and prints one figure per line.
+enum BenchCommand {
+  static let defaultSeconds = 1.0
+
+  static let spec = CommandSpec(
+    name: "bench",
+    abstract: "Measure stress throughput and the time to first failure.",
+    arguments: [],
+    options: [
+      .value(
+        "--seconds", "N",
+        "How long each throughput figure is measured (default: \(PlainNumber.text(defaultSeconds)))."
+      ),
+      .flag("--json", "Print {\"results\":[…]} instead of the table."),
+    ],
+    discussion: ["Each figure is also written to standard error as it is measured."],
+    execute: { parsed, context throws(UsageError) in try run(parsed, context) })
+
+  static func run(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError)
+    -> ExitStatus
+  {
+    let seconds = try parsed.seconds("--seconds") ?? defaultSeconds
+    guard let plan = context.driver.benchmarks else { throw .noBenchmarkPlan }
+    let results: [BenchmarkResult]
+    do {
+      results = try Benchmarks.run(plan, targets: context.driver.targets, seconds: seconds) {
+        result in
+        context.printError("bench: \(result.name) \(PlainNumber.text(result.value)) \(result.unit)")
+      }
+    } catch {
+      // The plan comes from the program, not the user, so a plan that names no target is the program's bug.
+      context.printError("\(context.programName): \(error)")
+      return .internalError
+    }
+    if parsed.flag("--json") {
+      let document = BenchJSON(
+        results: results.map {
+          BenchJSON.Result(name: $0.name, value: JSONNumber($0.value), unit: $0.unit)
+        })
+      return context.printJSON(document, status: .success)
+    }
+    let rows =
+      [["name", "value", "unit"]] + results.map { [$0.name, PlainNumber.text($0.value), $0.unit] }
+    TextTable.render(rows).forEach(context.print)
+    return .success
+  }
+}

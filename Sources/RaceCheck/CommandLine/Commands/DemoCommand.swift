@@ -1,0 +1,131 @@
+/// `racecheck demo`: checks every target that has an expectation and tallies how many agree with it.
+enum DemoCommand {
+  /// The seed the demo uses unless told otherwise: one of the seeds the catalogue's tests check.
+  static let defaultSeed: UInt64 = 1
+
+  /// The demo's budgets, shared with the catalogue's tests so that the demo shows what they verify.
+  static let defaults = Configuration.demo(seed: defaultSeed)
+
+  static let spec = CommandSpec(
+    name: "demo",
+    abstract: "Check each target against its expected verdict.",
+    arguments: [],
+    options: [
+      .value("--seed", "S", "One seed for every target (default: \(defaultSeed))."),
+      .value("--seeds", "S1,S2,…", "Check every target once per seed, a row each."),
+      .value("--scenarios", "N", "Scenarios per target, at most (default: \(defaults.scenarios))."),
+      .value("--invocations", "N", "Runs of each scenario (default: \(defaults.invocations))."),
+      .value("--time", "SECONDS", "Stop each target's search after this long (default: none)."),
+      .value("--repro-dir", "DIR", "Folder for repro files (default: .racecheck/repro)."),
+      .flag("--json", "Print one JSON document instead of the table."),
+    ],
+    discussion: ["Exits 0 when every target meets its expectation, 1 otherwise."],
+    execute: { parsed, context throws(UsageError) in try run(parsed, context) })
+
+  /// One check of one target with one seed.
+  private struct Outcome {
+    var target: Target
+    var expectation: Expectation
+    var report: CheckReport
+    var agrees: Bool { expectation.isMet(by: report) && report.specError == nil }
+  }
+
+  static func run(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError)
+    -> ExitStatus
+  {
+    let seed = try parsed.seed("--seed")
+    let seeds = try parsed.seeds("--seeds")
+    if seed != nil, seeds != nil { throw .conflictingOptions("--seed", "--seeds", command: "demo") }
+    let seedList = seeds ?? [seed ?? defaultSeed]
+    var base = defaults
+    base.scenarios = try parsed.integer("--scenarios", atLeast: 1) ?? defaults.scenarios
+    base.invocations = try parsed.integer("--invocations", atLeast: 1) ?? defaults.invocations
+    base.timeLimit = try parsed.seconds("--time") ?? defaults.timeLimit
+    base.reproDirectory = parsed.value("--repro-dir") ?? defaults.reproDirectory
+    let json = parsed.flag("--json")
+    let targets = context.driver.targets.compactMap { target in
+      target.expectation.map { (target: target, expectation: $0) }
+    }
+    let showsSeed = seedList.count > 1
+
+    // The columns are sized from what is known before any check runs, so each row prints as soon as it is found.
+    let header =
+      ["target", "expected", "found", "diagnosis"] + (showsSeed ? ["seed"] : []) + ["time"]
+    var widths = [
+      targets.map(\.target.name.count).max() ?? 0,
+      targets.map { ListCommand.describe($0.expectation).count }.max() ?? 0,
+      "spec error".count,
+      BugPattern.allCases.map(\.rawValue.count).max() ?? 0,
+    ]
+    if showsSeed { widths.append(Configuration.formatSeed(0).count) }
+    let table = TextTable(widths: zip(widths, header).map { max($0, $1.count) })
+    if !json { context.print(table.line(header)) }
+
+    let started = MonotonicClock.now()
+    var outcomes: [Outcome] = []
+    for (target, expectation) in targets {
+      for seed in seedList {
+        var configuration = base
+        configuration.seed = seed
+        let outcome = Outcome(
+          target: target, expectation: expectation,
+          report: target.checkable.check(configuration))
+        outcomes.append(outcome)
+        if !json { context.print(table.line(row(outcome, showsSeed: showsSeed))) }
+      }
+    }
+
+    let agreed = outcomes.filter(\.agrees).count
+    let seconds = Double(MonotonicClock.now() - started) / 1e9
+    let status: ExitStatus = agreed == outcomes.count ? .success : .failureFound
+    if json {
+      let document = DemoJSON(
+        rows: outcomes.map(jsonRow), agreed: agreed, total: outcomes.count,
+        seconds: JSONNumber(seconds))
+      return context.printJSON(document, status: status)
+    }
+    let noun = showsSeed ? "runs" : "targets"
+    context.print("")
+    context.print(
+      "\(agreed) of \(outcomes.count) \(noun) agree with the catalogue (\(CheckReport.formatSeconds(seconds)))"
+    )
+    for outcome in outcomes where !outcome.agrees {
+      context.print(
+        "Disagrees: \(outcome.target.name) with seed \(Configuration.formatSeed(outcome.report.seed)): expected "
+          + "\(ListCommand.describe(outcome.expectation)), found \(found(outcome.report))")
+    }
+    return status
+  }
+
+  private static func row(_ outcome: Outcome, showsSeed: Bool) -> [String] {
+    let report = outcome.report
+    return [
+      outcome.target.name,
+      ListCommand.describe(outcome.expectation),
+      report.specError != nil ? "spec error" : report.verdict.rawValue,
+      report.failure?.diagnosis.pattern.rawValue ?? "—",
+    ] + (showsSeed ? [Configuration.formatSeed(report.seed)] : []) + [
+      CheckReport.formatSeconds(report.seconds)
+    ]
+  }
+
+  /// What a check found, as the disagreement line shows it.
+  private static func found(_ report: CheckReport) -> String {
+    if let specError = report.specError { return "a broken spec: \(specError.message)" }
+    return report.failure.map { "fail: \($0.diagnosis.pattern.rawValue)" } ?? "pass"
+  }
+
+  private static func jsonRow(_ outcome: Outcome) -> DemoJSON.Row {
+    let report = outcome.report
+    return DemoJSON.Row(
+      target: outcome.target.name,
+      expected: outcome.expectation.verdict,
+      verdict: report.verdict,
+      expectedDiagnosis: OrNull(outcome.expectation.diagnosis),
+      diagnosis: OrNull(report.failure?.diagnosis.pattern),
+      agrees: outcome.agrees,
+      seconds: JSONNumber(report.seconds),
+      seed: Configuration.formatSeed(report.seed),
+      specError: OrNull(report.specError?.message))
+  }
+}

@@ -1,0 +1,88 @@
+/// `racecheck replay <repro-file>`: runs a recorded scenario again and says honestly how often it failed.
+enum ReplayCommand {
+  static let spec = CommandSpec(
+    name: "replay",
+    abstract: "Run a repro file's scenario again and count how often it fails.",
+    arguments: [
+      ArgumentSpec(
+        name: "repro-file", help: "A repro file written by 'run' (in .racecheck/repro by default).")
+    ],
+    options: [
+      .value("--invocations", "N", "Runs of the scenario (default: the repro's own count)."),
+      .flag("--json", "Print one JSON document instead of the text."),
+    ],
+    discussion: [
+      "Stress interleavings are not deterministic: a replay counts failures rather than",
+      "promising one. Exits 1 when any invocation fails, 0 when none does, 65 when the",
+      "file cannot be used, and 78 when the spec is broken.",
+    ],
+    execute: { parsed, context throws(UsageError) in try run(parsed, context) })
+
+  static func run(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError)
+    -> ExitStatus
+  {
+    let path = parsed.positionals[0]
+    let invocations = try parsed.integer("--invocations", atLeast: 1)
+    let report: ReplayReport
+    let target: Target
+    do throws(ReproError) {
+      let repro = try Repro.read(from: path)
+      guard let found = context.driver.targets.first(where: { $0.name == repro.target }) else {
+        throw .unknownTarget(path: path, recorded: repro.target)
+      }
+      target = found
+      report = try target.checkable.replay(
+        repro, invocations: invocations ?? max(1, repro.configuration.invocations))
+    } catch {
+      context.printError("\(context.programName): \(error.naming(path))")
+      return .dataError
+    }
+    let status: ExitStatus =
+      report.specError != nil ? .specError : report.failures > 0 ? .failureFound : .success
+    if parsed.flag("--json") {
+      return context.printJSON(ReplayJSON(file: path, report), status: status)
+    }
+    if let specError = report.specError {
+      context.printError(
+        "\(context.programName): \(report.repro.target): the spec is broken: \(specError.message)")
+    } else {
+      let voidOperations = (target.checkable as? any ListsVoidOperations)?.voidOperationNames ?? []
+      describe(report, file: path, voidOperations: voidOperations).forEach(context.print)
+    }
+    return status
+  }
+
+  /// The count line, then the diagnosis and scenario of a failing invocation, or a hint when none failed.
+  static func describe(_ report: ReplayReport, file: String, voidOperations: Set<String>)
+    -> [String]
+  {
+    let plural = report.invocations == 1 ? "" : "s"
+    var lines = [
+      "Replayed \(file): the scenario failed in \(report.failures) of \(report.invocations) invocation\(plural) "
+        + "(stress interleavings are not deterministic)."
+    ]
+    let scenario = report.repro.scenario
+    guard report.failures > 0, let history = report.history else {
+      let recorded = report.repro.diagnosis.map { " (recorded as \($0.rawValue))" } ?? ""
+      lines += [
+        "The failure\(recorded) did not show this time; more invocations may show it (--invocations N).",
+        "",
+        "Scenario:",
+        ScenarioTable(scenario: scenario, results: nil, voidOperations: []).render(),
+      ]
+      return lines
+    }
+    if let diagnosis = report.diagnosis {
+      lines += ["", "Diagnosis: \(diagnosis.pattern.rawValue)", "  \(diagnosis.evidence)"]
+    }
+    lines += [
+      "",
+      "Scenario, with the results of a failing invocation:",
+      ScenarioTable(
+        scenario: scenario, results: history.entries.map(\.result), voidOperations: voidOperations
+      )
+      .render(),
+    ]
+    return lines
+  }
+}

@@ -1,0 +1,116 @@
+/// `racecheck run <target>`: one check, printed as the full report or one JSON document.
+enum RunCommand {
+  private static let defaults = Configuration()
+
+  static let spec = CommandSpec(
+    name: "run",
+    abstract: "Check a target and report the first failure found.",
+    arguments: [ArgumentSpec(name: "target", help: "The target to check, as 'list' names it.")],
+    options: [
+      .value("--seed", "S", "Seed, decimal or 0x… hex (default: from the target's name)."),
+      .value(
+        "--threads", "N", "Threads in the parallel part (default: \(defaults.shape.threads))."),
+      .value(
+        "--ops", "N", "Operations per thread (default: \(defaults.shape.operationsPerThread))."),
+      .value(
+        "--init", "N",
+        "Operations before the threads start (default: \(defaults.shape.initialOperations))."),
+      .value(
+        "--post", "N",
+        "Operations after the threads finish (default: \(defaults.shape.postOperations))."),
+      .value("--scenarios", "N", "Scenarios to run, at most (default: \(defaults.scenarios))."),
+      .value("--invocations", "N", "Runs of each scenario (default: \(defaults.invocations))."),
+      .value("--time", "SECONDS", "Stop searching after this long (default: no limit)."),
+      .flag("--no-minimize", "Report the failing scenario without shrinking it."),
+      .value("--repro-dir", "DIR", "Folder for repro files (default: .racecheck/repro)."),
+      .flag("--json", "Print one JSON document instead of the report."),
+    ],
+    discussion: [
+      "Exits 0 when no failure is found, 1 when one is, and 78 when the spec is broken.",
+      "A failure report ends with the command that runs the same check again.",
+    ],
+    execute: { parsed, context throws(UsageError) in try run(parsed, context) })
+
+  static func run(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError)
+    -> ExitStatus
+  {
+    let target = try context.target(named: parsed.positionals[0])
+    let configuration = try configuration(from: parsed)
+    var report = target.checkable.check(configuration)
+    report.replayCommand = replayCommand(
+      programName: context.programName, target: target.name, seed: report.seed,
+      configuration: configuration)
+    let status = status(of: report)
+    if parsed.flag("--json") { return context.printJSON(RunJSON(report), status: status) }
+    // A broken spec is an error in the user's setup, not a finding, so it goes where errors go.
+    if report.specError != nil {
+      context.printError(report.description)
+    } else {
+      context.print(report.description)
+    }
+    return status
+  }
+
+  /// The configuration the options describe, each value checked for range.
+  static func configuration(from parsed: ParsedArguments) throws(UsageError) -> Configuration {
+    var configuration = Configuration()
+    configuration.seed = try parsed.seed("--seed")
+    configuration.shape.threads =
+      try parsed.integer("--threads", atLeast: 1) ?? defaults.shape.threads
+    configuration.shape.operationsPerThread =
+      try parsed.integer("--ops", atLeast: 1) ?? defaults.shape.operationsPerThread
+    configuration.shape.initialOperations =
+      try parsed.integer("--init", atLeast: 0) ?? defaults.shape.initialOperations
+    configuration.shape.postOperations =
+      try parsed.integer("--post", atLeast: 0) ?? defaults.shape.postOperations
+    configuration.scenarios = try parsed.integer("--scenarios", atLeast: 1) ?? defaults.scenarios
+    configuration.invocations =
+      try parsed.integer("--invocations", atLeast: 1) ?? defaults.invocations
+    configuration.timeLimit = try parsed.seconds("--time")
+    configuration.minimizes = !parsed.flag("--no-minimize")
+    configuration.reproDirectory = parsed.value("--repro-dir")
+    return configuration
+  }
+
+  /// The exit status a report calls for.
+  static func status(of report: CheckReport) -> ExitStatus {
+    if report.specError != nil { return .specError }
+    return report.verdict == .fail ? .failureFound : .success
+  }
+
+  /// The command line that runs the same check: the seed the run used, and every setting that is not the default.
+  ///
+  /// `--json` is left out: it changes how the report is printed, not what is checked.
+  static func replayCommand(
+    programName: String, target: String, seed: UInt64, configuration: Configuration
+  ) -> String {
+    var words = [programName, "run", target, "--seed", Configuration.formatSeed(seed)]
+    func add(_ option: String, _ value: Int, _ defaultValue: Int) {
+      if value != defaultValue { words += [option, String(value)] }
+    }
+    add("--threads", configuration.shape.threads, defaults.shape.threads)
+    add("--ops", configuration.shape.operationsPerThread, defaults.shape.operationsPerThread)
+    add("--init", configuration.shape.initialOperations, defaults.shape.initialOperations)
+    add("--post", configuration.shape.postOperations, defaults.shape.postOperations)
+    add("--scenarios", configuration.scenarios, defaults.scenarios)
+    add("--invocations", configuration.invocations, defaults.invocations)
+    if let time = configuration.timeLimit {
+      words += ["--time", PlainNumber.text(time)]
+    }
+    if !configuration.minimizes { words.append("--no-minimize") }
+    if let directory = configuration.reproDirectory { words += ["--repro-dir", directory] }
+    return words.map(shellQuoted).joined(separator: " ")
+  }
+
+  /// A word as a POSIX shell reads it back unchanged: bare when it is plain, else in single quotes.
+  static func shellQuoted(_ word: String) -> String {
+    let plain =
+      !word.isEmpty
+      && word.unicodeScalars.allSatisfy { scalar in
+        scalar.isASCII
+          && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+            || "-_./:=,@+%".unicodeScalars.contains(scalar))
+      }
+    return plain ? word : "'" + word.map { $0 == "'" ? "'\\''" : String($0) }.joined() + "'"
+  }
+}

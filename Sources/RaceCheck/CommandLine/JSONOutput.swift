@@ -1,0 +1,137 @@
+import Foundation
+
+// The documents `--json` prints. Each is a small Encodable struct whose property names are the
+// JSON keys, so the shape of the output can be read here in one place; `JSONOutput.encode`
+// writes them on one line with sorted keys.
+
+/// Encodes the command line's JSON documents.
+enum JSONOutput {
+  /// One line of JSON with sorted keys and unescaped slashes, so paths read as typed.
+  static func encode(_ value: some Encodable) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try encoder.encode(value), as: UTF8.self)
+  }
+}
+
+/// A value written as `null` when absent; synthesized `Encodable` would leave an absent key out instead.
+struct OrNull<Wrapped: Encodable>: Encodable {
+  var value: Wrapped?
+
+  init(_ value: Wrapped?) {
+    self.value = value
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    if let value { try container.encode(value) } else { try container.encodeNil() }
+  }
+}
+
+/// A number written as `null` when it is infinite or NaN, which `JSONEncoder` would refuse.
+struct JSONNumber: Encodable {
+  var value: Double
+
+  init(_ value: Double) {
+    self.value = value
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    if value.isFinite { try container.encode(value) } else { try container.encodeNil() }
+  }
+}
+
+/// `racecheck run --json`: one check's report.
+struct RunJSON: Encodable {
+  var target: String
+  var verdict: Verdict
+  var seed: String
+  var scenarios: Int
+  var invocations: Int
+  var seconds: JSONNumber
+  var diagnosis: OrNull<Diagnosis>
+  /// The minimized scenario of the failure.
+  var scenario: OrNull<Scenario>
+  var reproPath: OrNull<String>
+  /// How many of the minimized scenario's last invocations failed; 0 for a pass.
+  var failedInvocations: Int
+  var replayCommand: OrNull<String>
+  var specError: OrNull<String>
+
+  init(_ report: CheckReport) {
+    target = report.target
+    verdict = report.verdict
+    seed = Configuration.formatSeed(report.seed)
+    scenarios = report.scenarios
+    invocations = report.invocations
+    seconds = JSONNumber(report.seconds)
+    diagnosis = OrNull(report.failure?.diagnosis)
+    scenario = OrNull(report.failure?.scenario)
+    reproPath = OrNull(report.failure?.reproPath)
+    failedInvocations = report.failure?.failedInvocations ?? 0
+    replayCommand = OrNull(report.replayCommand)
+    specError = OrNull(report.specError?.message)
+  }
+}
+
+/// `racecheck replay --json`: how often a repro's scenario failed again.
+struct ReplayJSON: Encodable {
+  var file: String
+  var target: String
+  var seed: String
+  /// `fail` when any invocation failed again.
+  var verdict: Verdict
+  var invocations: Int
+  var failedInvocations: Int
+  /// The diagnosis of a failing invocation of this replay.
+  var diagnosis: OrNull<Diagnosis>
+  /// The diagnosis the repro file recorded when the failure was found.
+  var recordedDiagnosis: OrNull<BugPattern>
+  var scenario: Scenario
+  var specError: OrNull<String>
+
+  init(file: String, _ report: ReplayReport) {
+    self.file = file
+    target = report.repro.target
+    seed = report.repro.seed
+    verdict = report.failures > 0 ? .fail : .pass
+    invocations = report.invocations
+    failedInvocations = report.failures
+    diagnosis = OrNull(report.diagnosis)
+    recordedDiagnosis = OrNull(report.repro.diagnosis)
+    scenario = report.repro.scenario
+    specError = OrNull(report.specError?.message)
+  }
+}
+
+/// `racecheck demo --json`: one row per target and seed, and the tally.
+struct DemoJSON: Encodable {
+  struct Row: Encodable {
+    var target: String
+    var expected: Verdict
+    var verdict: Verdict
+    var expectedDiagnosis: OrNull<BugPattern>
+    var diagnosis: OrNull<BugPattern>
+    var agrees: Bool
+    var seconds: JSONNumber
+    var seed: String
+    var specError: OrNull<String>
+  }
+
+  var rows: [Row]
+  var agreed: Int
+  var total: Int
+  var seconds: JSONNumber
+}
+
+/// `racecheck bench --json`: the measured figures.
+struct BenchJSON: Encodable {
+  struct Result: Encodable {
+    var name: String
+    var value: JSONNumber
+    var unit: String
+  }
+
+  var results: [Result]
+}

@@ -1,0 +1,466 @@
+import Foundation
+import RaceCheck
+import Testing
+
+// The command line as a user meets it: each test runs one command line through
+// `CommandLineDriver.run` over a few tiny counters defined below, and checks the exit status
+// and what was printed on standard output and standard error. Budgets are tiny so that the
+// suite runs in seconds in a debug build.
+
+extension RaceCheckTestSuite {
+  @Suite struct CommandLineDriverTests {
+    // MARK: Bad usage exits 64 with one line and a pointer to the help
+
+    @Test func noArgumentsPrintUsageOnStandardError() {
+      let result = CLI.invoke([])
+      #expect(result.status == 64)
+      #expect(result.output.isEmpty)
+      #expect(result.errors.contains("USAGE: racecheck <command>"))
+    }
+
+    @Test func unknownCommandIsNamedWithTheClosestCommand() {
+      let result = CLI.invoke(["rn"])
+      #expect(result.status == 64)
+      #expect(
+        result.errorLines == [
+          "racecheck: unknown command 'rn' (did you mean 'run'?)",
+          "Run 'racecheck --help' for usage.",
+        ])
+    }
+
+    @Test func unknownOptionIsNamedWithItsCommandAndTheClosestOption() {
+      let result = CLI.invoke(["run", "LockedCounter", "--thread", "3"])
+      #expect(result.status == 64)
+      #expect(
+        result.errorLines == [
+          "racecheck: unknown option '--thread' for 'run' (did you mean '--threads'?)",
+          "Run 'racecheck run --help' for usage.",
+        ])
+    }
+
+    @Test func unknownTargetListsTheKnownTargets() {
+      let result = CLI.invoke(["run", "LockedCountr"])
+      #expect(result.status == 64)
+      #expect(
+        result.errorLines.first
+          == "racecheck: unknown target 'LockedCountr' (did you mean 'LockedCounter'?); the targets are "
+          + "LockedCounter, RacyCounter, StuckCounter, ThrowingCounter")
+      #expect(result.errorLines.last == "Run 'racecheck list' to see the targets.")
+    }
+
+    @Test func malformedSeedIsRejected() {
+      let result = CLI.invoke(["run", "LockedCounter", "--seed", "0xZZ"])
+      #expect(result.status == 64)
+      #expect(
+        result.errorLines.first
+          == "racecheck: invalid value '0xZZ' for '--seed' of 'run': expected a 64-bit seed in decimal or 0x… hexadecimal"
+      )
+    }
+
+    @Test(arguments: [
+      ("--threads", "0"), ("--ops", "0"), ("--init", "-1"), ("--post", "x"), ("--scenarios", "0"),
+      ("--invocations", "1.5"), ("--time", "0"), ("--time", "inf"),
+    ])
+    func outOfRangeValueIsRejected(option: String, value: String) {
+      let result = CLI.invoke(["run", "LockedCounter", option, value])
+      #expect(result.status == 64)
+      #expect(
+        result.errorLines.first?.hasPrefix(
+          "racecheck: invalid value '\(value)' for '\(option)' of 'run'") == true)
+    }
+
+    @Test func optionWithoutItsValueIsRejected() {
+      let result = CLI.invoke(["run", "LockedCounter", "--seed", "--json"])
+      #expect(result.status == 64)
+      #expect(
+        result.errorLines.first == "racecheck: option '--seed' of 'run' needs a value: --seed S")
+    }
+
+    @Test func missingTargetIsRejected() {
+      let result = CLI.invoke(["run"])
+      #expect(result.status == 64)
+      #expect(result.errorLines.first == "racecheck: 'run' needs a <target>")
+    }
+
+    // MARK: run
+
+    @Test func runOfACorrectCounterPasses() {
+      let result = CLI.invoke(["run", "LockedCounter", "--scenarios", "3", "--invocations", "50"])
+      #expect(result.status == 0)
+      #expect(
+        result.output.hasPrefix(
+          "racecheck: LockedCounter passed: 3 scenarios, 150 invocations, no failure"))
+    }
+
+    @Test func runOfASequentiallyBuggyCounterFailsWithTheReport() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      let result = CLI.invoke(
+        [
+          "run", "StuckCounter", "--scenarios", "3", "--invocations", "50", "--repro-dir",
+          directory.path,
+        ])
+      #expect(result.status == 1)
+      #expect(result.output.hasPrefix("racecheck: StuckCounter is not linearizable"))
+      #expect(result.output.contains("Replay: racecheck run StuckCounter --seed 0x"))
+    }
+
+    @Test func replayCommandNamesTheSeedAndEveryNonDefaultSetting() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      let result = CLI.invoke([
+        "run", "StuckCounter", "--seed", "42", "--threads", "3", "--scenarios", "3",
+        "--invocations",
+        "50",
+        "--no-minimize", "--repro-dir", directory.path, "--json",
+      ])
+      let document = try #require(result.jsonObject)
+      #expect(
+        document["replayCommand"] as? String
+          == "racecheck run StuckCounter --seed 0x000000000000002A --threads 3 --scenarios 3 --invocations 50 "
+          + "--no-minimize --repro-dir \(directory.path)")
+    }
+
+    @Test func throwingOperationIsReportedAsABrokenSpec() {
+      let result = CLI.invoke(["run", "ThrowingCounter", "--scenarios", "1", "--invocations", "5"])
+      #expect(result.status == 78)
+      #expect(result.errors.hasPrefix("racecheck: ThrowingCounter: the spec is broken:"))
+    }
+
+    @Test func runJSONIsOneDocumentWithTheDocumentedKeys() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      let result = CLI.invoke([
+        "run", "StuckCounter", "--scenarios", "3", "--invocations", "50", "--repro-dir",
+        directory.path, "--json",
+      ])
+      #expect(result.status == 1)
+      #expect(result.outputLines.count == 1)
+      let document = try #require(result.jsonObject)
+      #expect(
+        Set(document.keys) == [
+          "target", "verdict", "seed", "scenarios", "invocations", "seconds", "diagnosis",
+          "scenario",
+          "reproPath",
+          "failedInvocations", "replayCommand", "specError",
+        ])
+      #expect(document["verdict"] as? String == "fail")
+      #expect(document["specError"] is NSNull)
+      #expect((document["diagnosis"] as? [String: Any])?.keys.sorted() == ["evidence", "pattern"])
+    }
+
+    // MARK: replay
+
+    @Test func replayOfAMissingFileIsADataError() {
+      let result = CLI.invoke(["replay", "/nonexistent/repro.json"])
+      #expect(result.status == 65)
+      #expect(result.errorLines == ["racecheck: /nonexistent/repro.json: no such repro file"])
+    }
+
+    @Test func replayOfATruncatedFileIsADataError() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      let data = try CLI.encodedRepro(target: "StuckCounter")
+      let path = directory.path + "/truncated.json"
+      try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: path))
+      let result = CLI.invoke(["replay", path])
+      #expect(result.status == 65)
+      #expect(
+        result.errorLines == [
+          "racecheck: \(path): not a valid repro file: the file is not valid JSON (truncated or corrupted)"
+        ])
+    }
+
+    @Test func replayOfAReproForAnotherProgramsTargetIsADataError() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      let path = directory.path + "/elsewhere.json"
+      try CLI.encodedRepro(target: "Elsewhere").write(to: URL(fileURLWithPath: path))
+      let result = CLI.invoke(["replay", path])
+      #expect(result.status == 65)
+      #expect(
+        result.errorLines == [
+          "racecheck: \(path): recorded for target 'Elsewhere', which this program does not know"
+        ])
+    }
+
+    @Test func replayOfAReproWrittenByRunCountsItsFailures() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      let run = CLI.invoke([
+        "run", "StuckCounter", "--scenarios", "3", "--invocations", "50", "--repro-dir",
+        directory.path, "--json",
+      ])
+      let path = try #require(run.jsonObject?["reproPath"] as? String)
+      let result = CLI.invoke(["replay", path, "--invocations", "20"])
+      #expect(result.status == 1)
+      #expect(
+        result.outputLines.first
+          == "Replayed \(path): the scenario failed in 20 of 20 invocations (stress interleavings are not deterministic)."
+      )
+    }
+
+    // MARK: demo
+
+    @Test func demoJSONHasARowPerTargetWithTheDocumentedKeys() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      let result = CLI.invoke([
+        "demo", "--scenarios", "2", "--invocations", "20", "--repro-dir", directory.path, "--json",
+      ])
+      let document = try #require(result.jsonObject)
+      #expect(Set(document.keys) == ["rows", "agreed", "total", "seconds"])
+      let rows = try #require(document["rows"] as? [[String: Any]])
+      #expect(
+        rows.map { $0["target"] as? String } == ["LockedCounter", "RacyCounter", "StuckCounter"])
+      for row in rows {
+        #expect(
+          Set(row.keys).isSuperset(of: [
+            "target", "expected", "verdict", "expectedDiagnosis", "diagnosis", "agrees", "seconds",
+            "seed",
+          ]))
+      }
+      #expect(document["total"] as? Int == 3)
+    }
+
+    @Test func demoTalliesTargetsThatMeetTheirExpectations() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      let driver = CommandLineDriver(targets: [CLI.locked, CLI.stuck])
+      let result = CLI.invoke(
+        ["demo", "--scenarios", "3", "--invocations", "20", "--repro-dir", directory.path],
+        driver: driver)
+      #expect(result.status == 0)
+      #expect(
+        result.outputLines.last?.hasPrefix("2 of 2 targets agree with the catalogue (") == true)
+    }
+
+    @Test func demoFailsWhenATargetMissesItsExpectation() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      var mislabelled = CLI.stuck
+      mislabelled.expectation = .pass
+      let driver = CommandLineDriver(targets: [CLI.locked, mislabelled])
+      let result = CLI.invoke(
+        ["demo", "--scenarios", "3", "--invocations", "20", "--repro-dir", directory.path],
+        driver: driver)
+      #expect(result.status == 1)
+      #expect(result.output.contains("1 of 2 targets agree with the catalogue"))
+    }
+
+    // MARK: list, bench, help, version
+
+    @Test func listShowsEachTargetWithItsExpectationAndSummary() {
+      let result = CLI.invoke(["list"])
+      #expect(result.status == 0)
+      let rows = result.outputLines.map {
+        $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+      }
+      #expect(rows.contains("LockedCounter pass one lock around every access"))
+      #expect(
+        rows.contains(
+          "RacyCounter fail: non-atomic-compound-update count = count + 1 through a locked getter and setter"
+        ))
+      #expect(rows.contains("ThrowingCounter — get throws"))
+    }
+
+    @Test func benchWithoutAPlanIsBadUsage() {
+      let result = CLI.invoke(["bench"])
+      #expect(result.status == 64)
+      #expect(
+        result.errorLines.first
+          == "racecheck: 'bench' needs a benchmark plan, and this program was given none")
+    }
+
+    @Test func benchJSONIsExactlyTheResults() throws {
+      let plan = BenchmarkPlan(
+        throughputTarget: "LockedCounter", firstFailureTargets: [], seeds: [])
+      let driver = CommandLineDriver(targets: CLI.targets, benchmarks: plan)
+      let result = CLI.invoke(["bench", "--seconds", "0.05", "--json"], driver: driver)
+      #expect(result.status == 0)
+      let document = try #require(result.jsonObject)
+      #expect(Array(document.keys) == ["results"])
+      let results = try #require(document["results"] as? [[String: Any]])
+      #expect(results.count == 2)
+      #expect(results.allSatisfy { Set($0.keys) == ["name", "value", "unit"] })
+    }
+
+    @Test func benchJSONWritesAFigureThatIsNotFiniteAsNull() throws {
+      // With no seeds, no first failure is timed and the median is infinite.
+      let plan = BenchmarkPlan(
+        throughputTarget: "LockedCounter", firstFailureTargets: ["StuckCounter"], seeds: [])
+      let driver = CommandLineDriver(targets: CLI.targets, benchmarks: plan)
+      let result = CLI.invoke(["bench", "--seconds", "0.05", "--json"], driver: driver)
+      #expect(result.status == 0)
+      let results = try #require(result.jsonObject?["results"] as? [[String: Any]])
+      let median = try #require(
+        results.first { $0["name"] as? String == "first-failure-median-ms/StuckCounter" })
+      #expect(median["value"] is NSNull)
+    }
+
+    @Test func benchPlanNamingAnUnknownTargetIsAnInternalError() {
+      let plan = BenchmarkPlan(throughputTarget: "Nowhere", firstFailureTargets: [])
+      let result = CLI.invoke(
+        ["bench"], driver: CommandLineDriver(targets: CLI.targets, benchmarks: plan))
+      #expect(result.status == 70)
+    }
+
+    @Test(arguments: CommandLineDriver.commands.map(\.name))
+    func helpOfEveryCommandListsEveryOptionInItsTable(command: String) throws {
+      let result = CLI.invoke([command, "--help"])
+      #expect(result.status == 0)
+      let spec = try #require(CommandLineDriver.command(named: command))
+      for option in spec.options {
+        #expect(
+          result.output.contains(option.name), "\(command) --help does not mention \(option.name)")
+      }
+      #expect(result.output.contains("-h, --help"))
+    }
+
+    @Test func helpCommandShowsTheSameHelpAsTheHelpOption() {
+      #expect(CLI.invoke(["help", "run"]).output == CLI.invoke(["run", "-h"]).output)
+    }
+
+    @Test func programHelpListsEveryCommand() {
+      let result = CLI.invoke(["--help"])
+      #expect(result.status == 0)
+      for command in CommandLineDriver.commands {
+        #expect(result.outputLines.contains { $0.hasPrefix("  \(command.name) ") })
+      }
+    }
+
+    @Test func versionIsPrinted() {
+      let result = CLI.invoke(["--version"])
+      #expect(result.status == 0)
+      #expect(result.outputLines == ["racecheck 0.1.0"])
+    }
+  }
+}
+
+// MARK: - Subjects, targets and helpers
+
+/// The counters the command line is run over, and a way to run it and capture what it prints.
+private enum CLI {
+  /// A counter with one lock around every access: linearizable.
+  final class Locked: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    var count: Int { lock.withLock { value } }
+    func increment() { lock.withLock { value += 1 } }
+  }
+
+  /// A counter whose getter and setter are each locked, so `count = count + 1` can lose an update.
+  final class Racy: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    var count: Int {
+      get { lock.withLock { value } }
+      set { lock.withLock { value = newValue } }
+    }
+    func increment() { count = count + 1 }
+  }
+
+  /// A counter that stops at 2: wrong even on one thread, so every check finds it.
+  final class Stuck: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    var count: Int { lock.withLock { value } }
+    func increment() { lock.withLock { value = min(value + 1, 2) } }
+  }
+
+  struct GetFailed: Error {}
+
+  static let locked = Target(
+    Spec("LockedCounter", make: { Locked() }, model: CounterModel()) {
+      Operation("get") { (counter: Locked) in counter.count }
+      Operation("increment") { (counter: Locked) in counter.increment() }
+    }, summary: "one lock around every access", expectation: .pass)
+
+  static let racy = Target(
+    Spec("RacyCounter", make: { Racy() }, model: CounterModel()) {
+      Operation("get") { (counter: Racy) in counter.count }
+      Operation("increment") { (counter: Racy) in counter.increment() }
+    }, summary: "count = count + 1 through a locked getter and setter",
+    expectation: .fail(.nonAtomicCompoundUpdate))
+
+  static let stuck = Target(
+    Spec("StuckCounter", make: { Stuck() }, model: CounterModel()) {
+      Operation("get") { (counter: Stuck) in counter.count }
+      Operation("increment") { (counter: Stuck) in counter.increment() }
+    }, summary: "stops counting at 2", expectation: .fail(.unclassified))
+
+  static let throwing = Target(
+    Spec("ThrowingCounter", make: { Locked() }, model: CounterModel()) {
+      Operation("get") { (_: Locked) throws -> Int in throw GetFailed() }
+      Operation("increment") { (counter: Locked) in counter.increment() }
+    }, summary: "get throws")
+
+  static let targets = [locked, racy, stuck, throwing]
+
+  /// What one command line printed, and its exit status.
+  struct Result {
+    var status: Int32
+    var outputLines: [String]
+    var errorLines: [String]
+
+    var output: String { outputLines.joined(separator: "\n") }
+    var errors: String { errorLines.joined(separator: "\n") }
+
+    /// The output parsed as one JSON object, or nil when it is not one.
+    var jsonObject: [String: Any]? {
+      (try? JSONSerialization.jsonObject(with: Data(output.utf8))) as? [String: Any]
+    }
+  }
+
+  /// Collects lines from the driver's output sinks.
+  final class Lines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+
+    func append(_ text: String) {
+      // A sink receives whole lines, but one call may hold several (a report, a table).
+      lock.withLock {
+        lines += text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      }
+    }
+
+    var all: [String] { lock.withLock { lines } }
+  }
+
+  static func invoke(
+    _ arguments: [String], driver: CommandLineDriver = CommandLineDriver(targets: targets)
+  ) -> Result {
+    let output = Lines()
+    let errors = Lines()
+    let status = driver.run(
+      arguments, output: CommandOutput { output.append($0) },
+      errors: CommandOutput { errors.append($0) })
+    return Result(status: status, outputLines: output.all, errorLines: errors.all)
+  }
+
+  /// A valid repro file's bytes for a counter scenario recorded for `target`.
+  static func encodedRepro(target: String) throws -> Data {
+    let repro = Repro(
+      target: target, seed: 1, scenarioIndex: 0, configuration: Configuration(),
+      scenario: Scenario(initial: [Scenario.Call("increment"), Scenario.Call("get")]),
+      diagnosis: nil, history: nil)
+    return try JSONEncoder().encode(repro)
+  }
+}
+
+/// A fresh folder under the system's temporary directory, for repro files.
+private struct TemporaryDirectory {
+  let path: String
+
+  init() throws {
+    path =
+      FileManager.default.temporaryDirectory.appendingPathComponent(
+        "racecheck-cli-\(UUID().uuidString)"
+      ).path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  }
+
+  func remove() {
+    try? FileManager.default.removeItem(atPath: path)
+  }
+}

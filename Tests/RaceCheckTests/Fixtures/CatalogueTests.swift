@@ -1,0 +1,69 @@
+import Fixtures
+import Foundation
+import RaceCheck
+import Testing
+
+/// The seeds every fixture is checked with; the demo's verdicts must hold for each.
+let catalogueSeeds: [UInt64] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+
+extension RaceCheckTestSuite {
+  @Suite
+  struct CatalogueTests {
+    @Test(arguments: Catalogue.fixtures.map(\.row))
+    func fixtureReachesItsCatalogueVerdictForEverySeed(row: Int) throws {
+      let fixture = try #require(Catalogue.fixtures.first { $0.row == row })
+      let expectation = try #require(fixture.target.expectation)
+      for seed in catalogueSeeds {
+        var configuration = Configuration.demo(seed: seed)
+        configuration.reproDirectory = FileManagerTemporary.directory
+        let report = fixture.target.checkable.check(configuration)
+        #expect(
+          expectation.isMet(by: report),
+          "row \(row) (\(fixture.target.name)), seed \(seed): expected \(expectation), got \(report.verdict) \(report.failure?.diagnosis.pattern.rawValue ?? "")\n\(report)"
+        )
+      }
+    }
+
+    @Test func lockArrayInsertAtCountIsFoundFromOneThread() throws {
+      let target = try #require(Catalogue.targets.first { $0.name == "LockArray" })
+      for seed in catalogueSeeds {
+        var configuration = Configuration.demo(seed: seed)
+        configuration.shape.threads = 1
+        configuration.reproDirectory = FileManagerTemporary.directory
+        let report = target.checkable.check(configuration)
+        let failure = try #require(report.failure, "seed \(seed): no failure found with one thread")
+        #expect(failure.diagnosis.pattern == .insertAtCountRejected)
+        #expect(
+          failure.scenario.parallel.count <= 1,
+          "seed \(seed): minimized scenario uses threads:\n\(report)")
+      }
+    }
+
+    @Test func atomicCounterShowsTwoRacingIncrementsAndAReadThatSeesOne() throws {
+      let target = try #require(Catalogue.targets.first { $0.name == "AtomicCounter" })
+      for seed in catalogueSeeds {
+        var configuration = Configuration.demo(seed: seed)
+        configuration.reproDirectory = FileManagerTemporary.directory
+        let report = target.checkable.check(configuration)
+        let failure = try #require(report.failure, "seed \(seed): the lost update was not found")
+        #expect(failure.diagnosis.pattern == .nonAtomicCompoundUpdate)
+        let increments = failure.history.entries.filter { $0.call.operation == "increment" }
+        #expect(increments.count == 2, "seed \(seed):\n\(report)")
+        #expect(
+          Set(increments.map(\.process)).count == 2,
+          "seed \(seed): increments on one thread\n\(report)")
+        let reads = failure.history.entries.filter { $0.call.operation == "get" }
+        #expect(
+          reads.contains { $0.result == 1 },
+          "seed \(seed): no read sees a single increment\n\(report)")
+        #expect(failure.scenario.size == 3, "seed \(seed): not minimal\n\(report)")
+      }
+    }
+  }
+}
+
+/// The folder the tests' repro files go to, out of the package's tree.
+enum FileManagerTemporary {
+  static let directory = FileManager.default.temporaryDirectory
+    .appendingPathComponent("racecheck-fixtures-tests").path
+}
