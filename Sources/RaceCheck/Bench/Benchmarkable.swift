@@ -5,7 +5,9 @@ package protocol Benchmarkable {
 }
 
 extension Spec: Benchmarkable {
-  package func stressThroughput(shape: Configuration.Shape, seconds: Double, recording: Bool) -> Double {
+  package func stressThroughput(shape: Configuration.Shape, seconds: Double, recording: Bool)
+    -> Double
+  {
     let generator = ScenarioGenerator(spec: self, shape: shape)
     let runner = StressRunner(spec: self, threads: shape.threads)
     defer { runner.shutDown() }
@@ -14,12 +16,15 @@ extension Spec: Benchmarkable {
     var invocations = 0
     var index = 0
     while MonotonicClock.now() < deadline {
-      guard let prepared = try? PreparedScenario(generator.scenario(seed: 0xBE7C, index: index), spec: self)
+      guard
+        let prepared = try? PreparedScenario(
+          generator.scenario(seed: 0xBE7C, index: index), spec: self)
       else { return 0 }
       index += 1
       let batch = 1_000
       if recording {
-        guard let result = try? runner.run(prepared, invocations: batch, stopAtFirstFailure: false) else { return 0 }
+        guard let result = try? runner.run(prepared, invocations: batch, stopAtFirstFailure: false)
+        else { return 0 }
         invocations += result.invocations
       } else {
         runner.runBare(prepared, invocations: batch)

@@ -8,7 +8,9 @@ public struct BenchmarkPlan: Sendable {
   public var seeds: [UInt64]
 
   /// Creates a plan.
-  public init(throughputTarget: String, firstFailureTargets: [String], seeds: [UInt64] = Array(1...9)) {
+  public init(
+    throughputTarget: String, firstFailureTargets: [String], seeds: [UInt64] = Array(1...9)
+  ) {
     self.throughputTarget = throughputTarget
     self.firstFailureTargets = firstFailureTargets
     self.seeds = seeds
@@ -54,7 +56,9 @@ public enum Benchmarks {
     progress: (BenchmarkResult) -> Void = { _ in }
   ) throws(Error) -> [BenchmarkResult] {
     func target(_ name: String) throws(Error) -> Target {
-      guard let target = targets.first(where: { $0.name == name }) else { throw .unknownTarget(name) }
+      guard let target = targets.first(where: { $0.name == name }) else {
+        throw .unknownTarget(name)
+      }
       return target
     }
     var results: [BenchmarkResult] = []
@@ -64,23 +68,27 @@ public enum Benchmarks {
     }
     let throughput = try target(plan.throughputTarget)
     if let benchmarkable = throughput.checkable as? any Benchmarkable {
-      let shape = Configuration.Shape(threads: 2, operationsPerThread: 5, initialOperations: 0, postOperations: 0)
+      let shape = Configuration.Shape(
+        threads: 2, operationsPerThread: 5, initialOperations: 0, postOperations: 0)
       record(
         BenchmarkResult(
           name: "stress-invocations-per-second/\(throughput.name)/2x5/checked",
-          value: benchmarkable.stressThroughput(shape: shape, seconds: seconds, recording: true).rounded(),
+          value: benchmarkable.stressThroughput(shape: shape, seconds: seconds, recording: true)
+            .rounded(),
           unit: "invocations/s"))
       record(
         BenchmarkResult(
           name: "stress-invocations-per-second/\(throughput.name)/2x5/bare",
-          value: benchmarkable.stressThroughput(shape: shape, seconds: seconds, recording: false).rounded(),
+          value: benchmarkable.stressThroughput(shape: shape, seconds: seconds, recording: false)
+            .rounded(),
           unit: "invocations/s"))
     }
     for name in plan.firstFailureTargets {
       let checkable = try target(name).checkable
       var times: [Double] = []
       for seed in plan.seeds {
-        let report = checkable.check(Configuration(seed: seed, minimizes: false, reproDirectory: "/dev/null"))
+        let report = checkable.check(
+          Configuration(seed: seed, minimizes: false, reproDirectory: "/dev/null"))
         if let found = report.failure?.secondsToFind { times.append(found * 1000) }
       }
       times.sort()
@@ -91,7 +99,8 @@ public enum Benchmarks {
           unit: "ms"))
       record(
         BenchmarkResult(
-          name: "first-failure-found/\(name)", value: Double(times.count), unit: "of \(plan.seeds.count) seeds"))
+          name: "first-failure-found/\(name)", value: Double(times.count),
+          unit: "of \(plan.seeds.count) seeds"))
     }
     return results
   }

@@ -19,7 +19,10 @@ public struct Configuration: Hashable, Sendable, Codable {
     public var postOperations: Int
 
     /// Creates a shape; the defaults are 2 threads × 5 operations, 5 before and 5 after.
-    public init(threads: Int = 2, operationsPerThread: Int = 5, initialOperations: Int = 5, postOperations: Int = 5) {
+    public init(
+      threads: Int = 2, operationsPerThread: Int = 5, initialOperations: Int = 5,
+      postOperations: Int = 5
+    ) {
       self.threads = threads
       self.operationsPerThread = operationsPerThread
       self.initialOperations = initialOperations

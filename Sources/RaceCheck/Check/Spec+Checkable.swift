@@ -15,7 +15,8 @@ extension Spec: Checkable {
     } catch {
       throw .scenarioMismatch(path: "", error)
     }
-    var report = ReplayReport(repro: repro, invocations: 0, failures: 0)
+    var report = ReplayReport(
+      repro: repro, invocations: 0, failures: 0, voidOperations: voidOperations)
     let runner = StressRunner(spec: self, threads: max(1, repro.scenario.parallel.count))
     defer { runner.shutDown() }
     do {
@@ -66,8 +67,9 @@ struct StressCheck<Subject, Model: Hashable & Sendable> {
   private func search(started: Int64) -> CheckReport {
     let seed = configuration.effectiveSeed(forSpecNamed: spec.name)
     var report = CheckReport(
-      target: spec.name, seed: seed, configuration: configuration, scenarios: 0, invocations: 0, seconds: 0,
-      voidOperations: Set(spec.operations.filter { !$0.returnsValue }.map(\.name)))
+      target: spec.name, seed: seed, configuration: configuration, scenarios: 0, invocations: 0,
+      seconds: 0,
+      voidOperations: spec.voidOperations)
     if let problem = spec.validationError() {
       report.specError = SpecError(message: problem)
       return report
@@ -89,13 +91,15 @@ struct StressCheck<Subject, Model: Hashable & Sendable> {
         report.invocations += result.invocations
         if let failure = result.firstFailure {
           let secondsToFind = Double(MonotonicClock.now() - started) / 1e9
-          report.failure = try explain(failure, of: scenario, index: index, seed: seed, runner: runner)
+          report.failure = try explain(
+            failure, of: scenario, index: index, seed: seed, runner: runner)
           report.failure?.secondsToFind = secondsToFind
           return report
         }
       }
     } catch let error as OperationError {
-      report.specError = SpecError(message: error.description, history: error.history, scenario: scenario)
+      report.specError = SpecError(
+        message: error.description, history: error.history, scenario: scenario)
     } catch {
       report.specError = SpecError(message: "\(error)", scenario: scenario)
     }
@@ -104,7 +108,8 @@ struct StressCheck<Subject, Model: Hashable & Sendable> {
 
   /// Shrinks a failure, names it, writes its repro file and assembles its report.
   private func explain(
-    _ failure: StressRunner<Subject, Model>.Failure, of scenario: Scenario, index: Int, seed: UInt64,
+    _ failure: StressRunner<Subject, Model>.Failure, of scenario: Scenario, index: Int,
+    seed: UInt64,
     runner: StressRunner<Subject, Model>
   ) throws -> FailureReport {
     var minimized = (scenario: scenario, failure: failure, steps: 0)
@@ -125,7 +130,8 @@ struct StressCheck<Subject, Model: Hashable & Sendable> {
     let history = minimized.failure.history
     let diagnosis = Diagnoser.diagnose(history, spec: spec)
     var report = FailureReport(
-      kind: .nonLinearizable, secondsToFind: 0, original: scenario, scenarioIndex: index, scenario: minimized.scenario,
+      kind: .nonLinearizable, secondsToFind: 0, original: scenario, scenarioIndex: index,
+      scenario: minimized.scenario,
       history: history,
       explanation: explanation(of: minimized.failure, scenario: prepared),
       diagnosis: diagnosis, failedInvocations: recount.failures, invocations: recount.invocations,
@@ -147,7 +153,8 @@ struct StressCheck<Subject, Model: Hashable & Sendable> {
   /// every candidate would then look like a pass and nothing would shrink. So the failing
   /// scenario is run again first, and the budget raised (up to eight-fold) until a
   /// candidate that keeps the bug can be expected to show it about five times.
-  private func confirmationBudget(_ scenario: Scenario, runner: StressRunner<Subject, Model>) throws(OperationError)
+  private func confirmationBudget(_ scenario: Scenario, runner: StressRunner<Subject, Model>)
+    throws(OperationError)
     -> Int?
   {
     guard let prepared = try? PreparedScenario(scenario, spec: spec) else { return nil }
@@ -165,7 +172,9 @@ struct StressCheck<Subject, Model: Hashable & Sendable> {
   }
 
   private func simplerArguments(_ call: Scenario.Call) -> [[Value]] {
-    guard let operation = spec.operations.first(where: { $0.name == call.operation }) else { return [] }
+    guard let operation = spec.operations.first(where: { $0.name == call.operation }) else {
+      return []
+    }
     var result: [[Value]] = []
     for (position, generator) in zip(call.arguments.indices, operation.generators) {
       for simpler in generator.shrink(call.arguments[position]) {
@@ -195,7 +204,8 @@ struct StressCheck<Subject, Model: Hashable & Sendable> {
       state: ModelDescription.describe(failure.stateAfterPrefix),
       candidates: candidates.map { index in
         var state = failure.stateAfterPrefix
-        return Explanation.Candidate(entry: index, returned: entries[index].result, expected: steps[index](&state))
+        return Explanation.Candidate(
+          entry: index, returned: entries[index].result, expected: steps[index](&state))
       })
   }
 }

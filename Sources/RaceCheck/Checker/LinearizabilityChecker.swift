@@ -36,7 +36,9 @@ package struct LinearizabilityChecker<State: Hashable> {
   /// Applies operation `index` to the state and says whether its recorded result is what the model returns.
   package let step: (inout State, _ index: Int) -> Bool
 
-  package init(intervals: [Interval], initial: State, step: @escaping (inout State, _ index: Int) -> Bool) {
+  package init(
+    intervals: [Interval], initial: State, step: @escaping (inout State, _ index: Int) -> Bool
+  ) {
     self.intervals = intervals
     self.initial = initial
     self.step = step

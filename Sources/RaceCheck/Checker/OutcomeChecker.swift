@@ -33,7 +33,9 @@ final class OutcomeChecker<Model: Hashable & Sendable> {
   }
 
   func check(_ record: InvocationRecord) -> Verdict {
-    if let known = witnesses[record.results], known.contains(where: { Self.respectsRealTime($0, record) }) {
+    if let known = witnesses[record.results],
+      known.contains(where: { Self.respectsRealTime($0, record) })
+    {
       return .linearizable
     }
     let outcome = InvocationOutcome(record, columnRanges: columnRanges)
@@ -42,7 +44,8 @@ final class OutcomeChecker<Model: Hashable & Sendable> {
     let steps = self.steps
     let results = record.results
     let intervals = record.callTimes.indices.map {
-      LinearizabilityChecker<Model>.Interval(callTime: record.callTimes[$0], returnTime: record.returnTimes[$0])
+      LinearizabilityChecker<Model>.Interval(
+        callTime: record.callTimes[$0], returnTime: record.returnTimes[$0])
     }
     let search = LinearizabilityChecker(intervals: intervals, initial: initial) { state, index in
       steps[index](&state) == results[index]

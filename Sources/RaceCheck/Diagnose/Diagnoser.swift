@@ -1,11 +1,13 @@
 /// Names the bug a minimized failure shows, from the evidence alone, or says `unclassified`.
 enum Diagnoser {
   /// The diagnosis of a failing history of `spec`.
-  static func diagnose<Subject, Model>(_ history: History, spec: Spec<Subject, Model>) -> Diagnosis {
+  static func diagnose<Subject, Model>(_ history: History, spec: Spec<Subject, Model>) -> Diagnosis
+  {
     if let initial = spec.model as? ArrayModel {
       let freshReferences = Set(spec.operations.filter(\.passesFreshReferences).map(\.name))
       if let diagnosis = InsertAtCountRejected.diagnose(history, initial: initial)
-        ?? IdentityInsteadOfEquality.diagnose(history, initial: initial, freshReferences: freshReferences)
+        ?? IdentityInsteadOfEquality.diagnose(
+          history, initial: initial, freshReferences: freshReferences)
       {
         return diagnosis
       }
@@ -17,6 +19,8 @@ enum Diagnoser {
     }
     return Diagnosis(
       .unclassified,
-      evidence: "the results fit none of the known bug patterns; the scenario and history above are the evidence")
+      evidence:
+        "the results fit none of the known bug patterns; the scenario and history above are the evidence"
+    )
   }
 }

@@ -5,9 +5,13 @@ enum IdentityInsteadOfEquality {
   /// The diagnosis, when lookups of fresh references always missing explains the history.
   ///
   /// - Parameter freshReferences: The lookups whose argument reaches the subject as a new object on each call.
-  static func diagnose(_ history: History, initial: ArrayModel, freshReferences: Set<String>) -> Diagnosis? {
+  static func diagnose(_ history: History, initial: ArrayModel, freshReferences: Set<String>)
+    -> Diagnosis?
+  {
     let identityLookups = lookups.intersection(freshReferences)
-    guard history.entries.contains(where: { identityLookups.contains($0.call.operation) }) else { return nil }
+    guard history.entries.contains(where: { identityLookups.contains($0.call.operation) }) else {
+      return nil
+    }
     // A new object is identical to nothing stored, so an identity lookup never finds it.
     let buggy = Hypothesis<ArrayModel> { state, entry in
       switch entry.call.operation {
@@ -18,14 +22,16 @@ enum IdentityInsteadOfEquality {
     }
     guard let order = buggy.witness(for: history, from: initial) else { return nil }
     return buggy.replay(order, of: history, from: initial) { entry, state in
-      guard identityLookups.contains(entry.call.operation), let argument = entry.call.arguments.first,
+      guard identityLookups.contains(entry.call.operation),
+        let argument = entry.call.arguments.first,
         let position = state.elements.firstIndex(of: argument)
       else { return nil }
       return Diagnosis(
         .identityInsteadOfEquality,
         evidence:
           "\(entry.call) returned \(entry.result) while the array held an equal element at index \(position): "
-          + "the argument is a new object equal to the stored one, and the lookup compares identity (===), not equality")
+          + "the argument is a new object equal to the stored one, and the lookup compares identity (===), not equality"
+      )
     }
   }
 }

@@ -13,13 +13,15 @@ enum InsertAtCountRejected {
     }
     guard let order = buggy.witness(for: history, from: initial) else { return nil }
     return buggy.replay(order, of: history, from: initial) { entry, state in
-      guard entry.call.operation == "insert", entry.call.arguments.last?.intValue == state.elements.count
+      guard entry.call.operation == "insert",
+        entry.call.arguments.last?.intValue == state.elements.count
       else { return nil }
       return Diagnosis(
         .insertAtCountRejected,
         evidence:
           "\(entry.call) on an array of \(state.elements.count) element\(state.elements.count == 1 ? "" : "s") had no effect, "
-          + "yet inserting at count is valid and appends: the guard must accept index <= count, not index < count")
+          + "yet inserting at count is valid and appends: the guard must accept index <= count, not index < count"
+      )
     }
   }
 }

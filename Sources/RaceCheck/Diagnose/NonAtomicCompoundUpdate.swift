@@ -6,7 +6,8 @@ enum NonAtomicCompoundUpdate {
   /// The diagnosis, when dropping one of two overlapping counter updates explains the history.
   static func diagnose(_ history: History, initial: CounterModel) -> Diagnosis? {
     let entries = history.entries
-    for (index, entry) in entries.enumerated() where compoundUpdates.contains(entry.call.operation) {
+    for (index, entry) in entries.enumerated() where compoundUpdates.contains(entry.call.operation)
+    {
       guard
         let rival = entries.indices.first(where: {
           $0 != index && updates.contains(entries[$0].call.operation) && overlap(entry, entries[$0])
@@ -22,12 +23,14 @@ enum NonAtomicCompoundUpdate {
           ? (candidate, state.value) : nil
       }
       let observed =
-        read.map { " and \($0.0.call) returned \($0.0.result) where the model expects \($0.1)" } ?? ""
+        read.map { " and \($0.0.call) returned \($0.0.result) where the model expects \($0.1)" }
+        ?? ""
       return Diagnosis(
         .nonAtomicCompoundUpdate,
         evidence:
           "\(entry.call) on thread \(entry.process) overlapped \(entries[rival].call) on thread \(entries[rival].process)\(observed): "
-          + "one update was lost, because each read and write is atomic but the read-modify-write made of them is not")
+          + "one update was lost, because each read and write is atomic but the read-modify-write made of them is not"
+      )
     }
     return nil
   }

@@ -85,7 +85,9 @@ extension Scenario {
 
   var callPaths: [CallPath] {
     initial.indices.map(CallPath.initial)
-      + parallel.indices.flatMap { thread in parallel[thread].indices.map { CallPath.parallel(thread: thread, $0) } }
+      + parallel.indices.flatMap { thread in
+        parallel[thread].indices.map { CallPath.parallel(thread: thread, $0) }
+      }
       + post.indices.map(CallPath.post)
   }
 

@@ -15,8 +15,11 @@ public struct ArrayModel: HistoryModel {
   /// One decoded array operation.
   public enum Step: Hashable, Sendable {
     case count, first, last, removeLast, snapshot
-    case get(Int), remove(Int)
-    case append(Value), indexOf(Value), contains(Value)
+    case get(Int)
+    case remove(Int)
+    case append(Value)
+    case indexOf(Value)
+    case contains(Value)
     case insert(Value, Int)
     case replace(Int, Value)
   }

@@ -9,7 +9,8 @@ public struct CounterModel: HistoryModel {
   /// One decoded counter operation.
   public enum Step: Hashable, Sendable {
     case get, increment
-    case add(Int), set(Int)
+    case add(Int)
+    case set(Int)
   }
 
   public init() {

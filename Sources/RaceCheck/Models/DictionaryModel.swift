@@ -11,7 +11,8 @@ public struct DictionaryModel: HistoryModel {
 
   /// One decoded dictionary operation.
   public enum Step: Hashable, Sendable {
-    case get(String), remove(String)
+    case get(String)
+    case remove(String)
     case set(String, Value)
     case count, keys, values
   }

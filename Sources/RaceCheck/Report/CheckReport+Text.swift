@@ -4,7 +4,10 @@ extension CheckReport: CustomStringConvertible {
     if let specError {
       var lines = ["racecheck: \(target): the spec is broken: \(specError.message)"]
       if let scenario = specError.scenario, scenario.size > 0 {
-        lines += ["", "Scenario running when it happened:", ScenarioTable(scenario: scenario, results: nil, voidOperations: []).render()]
+        lines += [
+          "", "Scenario running when it happened:",
+          ScenarioTable(scenario: scenario, results: nil, voidOperations: []).render(),
+        ]
       }
       lines += ["", "Seed: \(Configuration.formatSeed(seed))"]
       return lines.joined(separator: "\n")
@@ -27,7 +30,8 @@ extension CheckReport: CustomStringConvertible {
       "",
       "Minimized scenario (\(failure.original.size) operations shrunk to \(failure.scenario.size) in "
         + "\(failure.shrinkSteps) step\(failure.shrinkSteps == 1 ? "" : "s")), with the results of a failing invocation:",
-      ScenarioTable(scenario: failure.scenario, results: results, voidOperations: voidOperations).render(),
+      ScenarioTable(scenario: failure.scenario, results: results, voidOperations: voidOperations)
+        .render(),
       "",
       "Why no order works:",
     ]
@@ -71,9 +75,13 @@ extension Explanation {
     lines.append("  The model's state then: \(state).")
     for candidate in candidates {
       if candidate.returned == candidate.expected {
-        lines.append("  - \(name(candidate.entry)) returned \(candidate.returned), as the model allows, but no order after it works.")
+        lines.append(
+          "  - \(name(candidate.entry)) returned \(candidate.returned), as the model allows, but no order after it works."
+        )
       } else {
-        lines.append("  - \(name(candidate.entry)) returned \(candidate.returned); the model returns \(candidate.expected).")
+        lines.append(
+          "  - \(name(candidate.entry)) returned \(candidate.returned); the model returns \(candidate.expected)."
+        )
       }
     }
     return lines

@@ -14,4 +14,6 @@ public struct ReplayReport: Sendable {
   public var diagnosis: Diagnosis?
   /// An operation of the spec threw during the replay.
   public var specError: SpecError?
+  /// The names of the spec's operations that return nothing, whose results reports leave out.
+  var voidOperations: Set<String> = []
 }

@@ -23,7 +23,8 @@ public struct Repro: Hashable, Sendable, Codable {
 
   /// Creates a repro.
   public init(
-    target: String, seed: UInt64, scenarioIndex: Int, configuration: Configuration, scenario: Scenario,
+    target: String, seed: UInt64, scenarioIndex: Int, configuration: Configuration,
+    scenario: Scenario,
     diagnosis: BugPattern?, history: History?
   ) {
     racecheck = 1
@@ -53,7 +54,8 @@ public struct Repro: Hashable, Sendable, Codable {
   /// Writes the repro as pretty-printed JSON into `directory`, creating it, and returns the file's path.
   func write(into directory: String) throws -> String {
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    let safeName = String(target.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
+    let safeName = String(
+      target.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
     let path = directory + "/" + safeName + "-" + seed + "-" + String(scenarioIndex) + ".json"
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -85,7 +87,8 @@ public enum ReproError: Error, Hashable, Sendable, CustomStringConvertible {
     case .unreadable(let path): return "\(path): cannot be read"
     case .malformed(let path, let reason): return "\(path): not a valid repro file: \(reason)"
     case .unsupportedVersion(let path, let version):
-      return "\(path): repro format version \(version) is not supported (this racecheck reads version 1)"
+      return
+        "\(path): repro format version \(version) is not supported (this racecheck reads version 1)"
     case .wrongTarget(let path, let recorded, let expected):
       return "\(path): recorded for target '\(recorded)', not '\(expected)'"
     case .unknownTarget(let path, let recorded):

@@ -38,10 +38,13 @@ struct ScenarioTable {
     let all = [header] + initial + parallel + post
     let widths = (0..<columnCount).map { column in all.map { $0[column].count }.max() ?? 0 }
     func line(_ cells: [String]) -> String {
-      "| " + zip(cells, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: " | ")
+      "| "
+        + zip(cells, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(
+          separator: " | ")
         + " |"
     }
-    let rule = "| " + widths.map { String(repeating: "-", count: $0) }.joined(separator: " | ") + " |"
+    let rule =
+      "| " + widths.map { String(repeating: "-", count: $0) }.joined(separator: " | ") + " |"
     // Sections are separated by rules; an empty section draws nothing.
     let sections = [initial, parallel, post].filter { !$0.isEmpty }
     var lines = [line(header)]

@@ -24,7 +24,8 @@ struct PreparedScenario<Subject, Model: Hashable & Sendable>: @unchecked Sendabl
       if let problem = operation.validate(call.arguments) {
         throw .badArguments(call, problem)
       }
-      return Call(perform: operation.perform, arguments: call.arguments, step: operation.bind(call.arguments))
+      return Call(
+        perform: operation.perform, arguments: call.arguments, step: operation.bind(call.arguments))
     }
     self.scenario = scenario
     initial = try scenario.initial.map(resolve)

@@ -114,7 +114,8 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     columns = scenario.columns + Array(repeating: [], count: threads - scenario.columns.count)
     columnOffsets = offsets + Array(repeating: offset, count: threads - offsets.count)
     let concurrent = scenario.columns.filter { !$0.isEmpty }.count > 1
-    let checker = OutcomeChecker(initial: spec.model, steps: scenario.steps, columnRanges: columnRanges)
+    let checker = OutcomeChecker(
+      initial: spec.model, steps: scenario.steps, columnRanges: columnRanges)
     var random = SplitMix64(seed: seed)
     var result = Result(invocations: 0, failures: 0, searches: 0, firstFailure: nil)
     var record = InvocationRecord(capacity: calls)
@@ -166,7 +167,8 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
         result.failures += 1
         if result.firstFailure == nil {
           result.firstFailure = Failure(
-            history: record.history(of: scenario.scenario), longestPrefix: prefix, stateAfterPrefix: state)
+            history: record.history(of: scenario.scenario), longestPrefix: prefix,
+            stateAfterPrefix: state)
         }
       }
       if stopAtFirstFailure { break }

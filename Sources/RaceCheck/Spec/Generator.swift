@@ -37,7 +37,8 @@ extension Generator where Output == Int {
       shrink: { value in
         guard value > range.lowerBound else { return [] }
         let half = range.lowerBound + (value - range.lowerBound) / 2
-        return half == value - 1 ? [range.lowerBound, value - 1].uniqued() : [range.lowerBound, half, value - 1].uniqued()
+        return half == value - 1
+          ? [range.lowerBound, value - 1].uniqued() : [range.lowerBound, half, value - 1].uniqued()
       })
   }
 }

@@ -67,17 +67,23 @@ extension ModelError {
   }
 
   /// Returns argument `position` as an integer.
-  static func int(_ operation: String, _ arguments: [Value], _ position: Int) throws(ModelError) -> Int {
+  static func int(_ operation: String, _ arguments: [Value], _ position: Int) throws(ModelError)
+    -> Int
+  {
     guard let value = arguments[position].intValue else {
-      throw .wrongArgument(operation: operation, position: position, expected: "an integer", got: arguments[position])
+      throw .wrongArgument(
+        operation: operation, position: position, expected: "an integer", got: arguments[position])
     }
     return value
   }
 
   /// Returns argument `position` as a string.
-  static func string(_ operation: String, _ arguments: [Value], _ position: Int) throws(ModelError) -> String {
+  static func string(_ operation: String, _ arguments: [Value], _ position: Int) throws(ModelError)
+    -> String
+  {
     guard let value = arguments[position].stringValue else {
-      throw .wrongArgument(operation: operation, position: position, expected: "a string", got: arguments[position])
+      throw .wrongArgument(
+        operation: operation, position: position, expected: "a string", got: arguments[position])
     }
     return value
   }

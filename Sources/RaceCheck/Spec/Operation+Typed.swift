@@ -71,7 +71,8 @@ extension Operation {
       validate: Self.decodes(name, repeat (each Argument).self))
   }
 
-  static func erase<each Argument>(_ generators: repeat Generator<each Argument>) -> [AnyGenerator] {
+  static func erase<each Argument>(_ generators: repeat Generator<each Argument>) -> [AnyGenerator]
+  {
     var erased: [AnyGenerator] = []
     for generator in repeat each generators {
       erased.append(AnyGenerator(generator))
@@ -158,7 +159,9 @@ extension Operation where Model: HistoryModel {
       validate: Self.validatesStep(name, repeat (each Argument).self))
   }
 
-  static func vocabularyStep(_ name: String) -> @Sendable ([Value]) -> @Sendable (inout Model) -> Value {
+  static func vocabularyStep(_ name: String)
+    -> @Sendable ([Value]) -> @Sendable (inout Model) -> Value
+  {
     { values in
       do {
         let step = try Model.step(name, values)

@@ -1,7 +1,7 @@
 /// What racecheck needs to check a type: how to make one, its operations, and a sequential model.
 ///
 /// ```swift
-/// let spec = Spec("LockArray", make: { LockArray() }, model: ArrayModel()) {
+/// let spec = Spec("LockArray", make: LockArray.init, model: ArrayModel()) {
 ///   Operation("append", .int(in: 0...3)) { (array: LockArray, x: Int) in array.addObject(x) }
 ///   Operation("count") { (array: LockArray) in array.count }
 /// }
@@ -45,34 +45,55 @@ extension Spec where Model: HistoryModel {
   }
 }
 
+extension Spec {
+  /// The names of the operations that return nothing, whose results reports leave out.
+  var voidOperations: Set<String> {
+    Set(operations.filter { !$0.returnsValue }.map(\.name))
+  }
+}
+
 /// Collects a spec's operations from the statements of a closure.
 @resultBuilder
 public enum OperationBuilder<Subject, Model: Hashable & Sendable> {
-  public static func buildExpression(_ operation: Operation<Subject, Model>) -> [Operation<Subject, Model>] {
+  public static func buildExpression(_ operation: Operation<Subject, Model>) -> [Operation<
+    Subject, Model
+  >] {
     [operation]
   }
 
-  public static func buildExpression(_ operations: [Operation<Subject, Model>]) -> [Operation<Subject, Model>] {
+  public static func buildExpression(_ operations: [Operation<Subject, Model>]) -> [Operation<
+    Subject, Model
+  >] {
     operations
   }
 
-  public static func buildBlock(_ parts: [Operation<Subject, Model>]...) -> [Operation<Subject, Model>] {
+  public static func buildBlock(_ parts: [Operation<Subject, Model>]...) -> [Operation<
+    Subject, Model
+  >] {
     parts.flatMap { $0 }
   }
 
-  public static func buildOptional(_ part: [Operation<Subject, Model>]?) -> [Operation<Subject, Model>] {
+  public static func buildOptional(_ part: [Operation<Subject, Model>]?) -> [Operation<
+    Subject, Model
+  >] {
     part ?? []
   }
 
-  public static func buildEither(first part: [Operation<Subject, Model>]) -> [Operation<Subject, Model>] {
+  public static func buildEither(first part: [Operation<Subject, Model>]) -> [Operation<
+    Subject, Model
+  >] {
     part
   }
 
-  public static func buildEither(second part: [Operation<Subject, Model>]) -> [Operation<Subject, Model>] {
+  public static func buildEither(second part: [Operation<Subject, Model>]) -> [Operation<
+    Subject, Model
+  >] {
     part
   }
 
-  public static func buildArray(_ parts: [[Operation<Subject, Model>]]) -> [Operation<Subject, Model>] {
+  public static func buildArray(_ parts: [[Operation<Subject, Model>]]) -> [Operation<
+    Subject, Model
+  >] {
     parts.flatMap { $0 }
   }
 }

@@ -11,7 +11,7 @@
 ///
 /// ```swift
 /// @Test func lockArrayIsLinearizable() {
-///   check(Spec("LockArray", make: { LockArray() }, model: ArrayModel()) {
+///   check(Spec("LockArray", make: LockArray.init, model: ArrayModel()) {
 ///     Operation("append", .int(in: 0...3)) { (array: LockArray, x: Int) in array.addObject(x) }
 ///     Operation("count") { (array: LockArray) in array.count }
 ///   })
@@ -30,7 +30,9 @@ public func check<Subject, Model>(
   column: UInt = #column
 ) -> CheckReport {
   func fail(_ message: String) {
-    if !TestFailureRecorder.record(message, fileID: fileID, filePath: filePath, line: line, column: column) {
+    if !TestFailureRecorder.record(
+      message, fileID: fileID, filePath: filePath, line: line, column: column)
+    {
       Console.printError(message)
     }
   }
@@ -38,8 +40,10 @@ public func check<Subject, Model>(
   if let text = getenv("RACECHECK_SEED").map({ String(cString: $0) }) {
     guard let seed = Configuration.parseSeed(text) else {
       var report = CheckReport(
-        target: spec.name, seed: 0, configuration: configuration, scenarios: 0, invocations: 0, seconds: 0)
-      report.specError = SpecError(message: "RACECHECK_SEED='\(text)' is not a seed: use decimal or 0x… hexadecimal")
+        target: spec.name, seed: 0, configuration: configuration, scenarios: 0, invocations: 0,
+        seconds: 0)
+      report.specError = SpecError(
+        message: "RACECHECK_SEED='\(text)' is not a seed: use decimal or 0x… hexadecimal")
       fail(report.description)
       return report
     }

@@ -371,26 +371,26 @@ private enum CLI {
   struct GetFailed: Error {}
 
   static let locked = Target(
-    Spec("LockedCounter", make: { Locked() }, model: CounterModel()) {
+    Spec("LockedCounter", make: Locked.init, model: CounterModel()) {
       Operation("get") { (counter: Locked) in counter.count }
       Operation("increment") { (counter: Locked) in counter.increment() }
     }, summary: "one lock around every access", expectation: .pass)
 
   static let racy = Target(
-    Spec("RacyCounter", make: { Racy() }, model: CounterModel()) {
+    Spec("RacyCounter", make: Racy.init, model: CounterModel()) {
       Operation("get") { (counter: Racy) in counter.count }
       Operation("increment") { (counter: Racy) in counter.increment() }
     }, summary: "count = count + 1 through a locked getter and setter",
     expectation: .fail(.nonAtomicCompoundUpdate))
 
   static let stuck = Target(
-    Spec("StuckCounter", make: { Stuck() }, model: CounterModel()) {
+    Spec("StuckCounter", make: Stuck.init, model: CounterModel()) {
       Operation("get") { (counter: Stuck) in counter.count }
       Operation("increment") { (counter: Stuck) in counter.increment() }
     }, summary: "stops counting at 2", expectation: .fail(.unclassified))
 
   static let throwing = Target(
-    Spec("ThrowingCounter", make: { Locked() }, model: CounterModel()) {
+    Spec("ThrowingCounter", make: Locked.init, model: CounterModel()) {
       Operation("get") { (_: Locked) throws -> Int in throw GetFailed() }
       Operation("increment") { (counter: Locked) in counter.increment() }
     }, summary: "get throws")

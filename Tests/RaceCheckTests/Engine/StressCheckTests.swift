@@ -25,7 +25,7 @@ extension RaceCheckTestSuite {
     }
 
     @Test func failureOfACustomModelIsUnclassified() throws {
-      let spec = Spec("SplitLockCounterCustomModel", make: { SplitLockCounter() }, model: 0) {
+      let spec = Spec("SplitLockCounterCustomModel", make: SplitLockCounter.init, model: 0) {
         Operation(
           "get", perform: { (counter: SplitLockCounter) in counter.value },
           model: { (count: inout Int) in count })
@@ -63,7 +63,7 @@ extension RaceCheckTestSuite {
     }
 
     @Test func specWithMisnamedOperationIsRejectedBeforeRunning() {
-      let spec = Spec("Misnamed", make: { OneLockCounter() }, model: CounterModel()) {
+      let spec = Spec("Misnamed", make: OneLockCounter.init, model: CounterModel()) {
         Operation("incremnt") { (counter: OneLockCounter) in counter.increment() }
       }
       let report = spec.check(smallConfiguration())

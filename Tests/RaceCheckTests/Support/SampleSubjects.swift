@@ -15,8 +15,7 @@ final class GuardedInsertArray: @unchecked Sendable {
     lock.withLock { if index >= 0 && index < items.count { items.insert(value, at: index) } }
   }
 
-  static let spec = Spec("GuardedInsertArray", make: { GuardedInsertArray() }, model: ArrayModel())
-  {
+  static let spec = Spec("GuardedInsertArray", make: GuardedInsertArray.init, model: ArrayModel()) {
     Operation("count") { (array: GuardedInsertArray) in array.count }
     Operation("get", .int(in: 0...3)) { (array: GuardedInsertArray, index: Int) in array.get(index)
     }
@@ -41,7 +40,7 @@ final class SplitLockCounter: @unchecked Sendable {
   }
   func increment() { value = value + 1 }
 
-  static let spec = Spec("SplitLockCounter", make: { SplitLockCounter() }, model: CounterModel()) {
+  static let spec = Spec("SplitLockCounter", make: SplitLockCounter.init, model: CounterModel()) {
     Operation("get") { (counter: SplitLockCounter) in counter.value }
     Operation("increment") { (counter: SplitLockCounter) in counter.increment() }
   }
@@ -55,14 +54,14 @@ final class OneLockCounter: @unchecked Sendable {
   var value: Int { lock.withLock { stored } }
   func increment() { lock.withLock { stored += 1 } }
 
-  static let spec = Spec("OneLockCounter", make: { OneLockCounter() }, model: CounterModel()) {
+  static let spec = Spec("OneLockCounter", make: OneLockCounter.init, model: CounterModel()) {
     Operation("get") { (counter: OneLockCounter) in counter.value }
     Operation("increment") { (counter: OneLockCounter) in counter.increment() }
   }
 
   /// The same counter checked against a custom model: a plain `Int`.
   static let customModelSpec = Spec(
-    "OneLockCounterCustomModel", make: { OneLockCounter() }, model: 0
+    "OneLockCounterCustomModel", make: OneLockCounter.init, model: 0
   ) {
     Operation(
       "get", perform: { (counter: OneLockCounter) in counter.value },
@@ -80,7 +79,7 @@ struct SampleError: Error, CustomStringConvertible {
 
 /// A spec whose `explode` operation throws: the spec is broken, not the subject.
 enum ThrowingSpec {
-  static let spec = Spec("Throwing", make: { OneLockCounter() }, model: CounterModel()) {
+  static let spec = Spec("Throwing", make: OneLockCounter.init, model: CounterModel()) {
     Operation("get") { (counter: OneLockCounter) in counter.value }
     Operation("increment") { (counter: OneLockCounter) throws in
       counter.increment()

@@ -46,14 +46,13 @@ enum ReplayCommand {
       context.printError(
         "\(context.programName): \(report.repro.target): the spec is broken: \(specError.message)")
     } else {
-      let voidOperations = (target.checkable as? any ListsVoidOperations)?.voidOperationNames ?? []
-      describe(report, file: path, voidOperations: voidOperations).forEach(context.print)
+      describe(report, file: path).forEach(context.print)
     }
     return status
   }
 
   /// The count line, then the diagnosis and scenario of a failing invocation, or a hint when none failed.
-  static func describe(_ report: ReplayReport, file: String, voidOperations: Set<String>)
+  static func describe(_ report: ReplayReport, file: String)
     -> [String]
   {
     let plural = report.invocations == 1 ? "" : "s"
@@ -79,7 +78,8 @@ enum ReplayCommand {
       "",
       "Scenario, with the results of a failing invocation:",
       ScenarioTable(
-        scenario: scenario, results: history.entries.map(\.result), voidOperations: voidOperations
+        scenario: scenario, results: history.entries.map(\.result),
+        voidOperations: report.voidOperations
       )
       .render(),
     ]
