@@ -2,7 +2,7 @@
 ///
 /// Operation A precedes operation B exactly when A returned before B was called;
 /// equal timestamps mean the two overlap.
-public struct History: Hashable, Sendable {
+public struct History: Hashable, Sendable, Codable {
   /// What is known of an operation's outcome.
   public enum Status: String, Hashable, Sendable, Codable {
     /// It completed with its result.
@@ -14,7 +14,7 @@ public struct History: Hashable, Sendable {
   }
 
   /// One operation of a history.
-  public struct Entry: Hashable, Sendable {
+  public struct Entry: Hashable, Sendable, Codable {
     /// The thread or client that made the call.
     public var process: Int
     /// The operation and its arguments.

