@@ -38,6 +38,19 @@ public enum Catalogue {
 
   /// The fixtures' targets, in catalogue order, for the command line.
   public static var targets: [Target] { fixtures.map(\.target) }
+
+  /// The fixtures whose code crashes or hangs the process that checks it; they run only in an isolated child.
+  public static let isolatedFixtures: [Fixture] = [
+    Fixture(row: 2, post: "000", target: lockArrayEnumerator),
+    Fixture(row: 5, post: "001", target: unsafeArray),
+    Fixture(row: 7, post: "001", target: nsSafeMutableArray),
+    Fixture(row: 8, post: "001", target: nsSafeMutableArrayWrites),
+    Fixture(row: 14, post: "002", target: someStringConcurrentNoBarrier),
+    Fixture(row: 18, post: "003", target: zhMutableArray),
+    Fixture(row: 19, post: "003", target: atomicPropertyArray),
+    Fixture(row: 21, post: "004", target: globalQueueBarrierArray),
+    Fixture(row: 22, post: "004", target: reentrantSyncArray),
+  ]
 }
 
 // MARK: - Generators
@@ -123,6 +136,37 @@ extension Catalogue {
       expectation: .fail(.identityInsteadOfEquality))
   }
 
+  // No `insert` (row 1) and no `indexOf` (row 3): the writes here are the ones that move or
+  // replace what an enumerator made before them reads.
+  private static var lockArrayEnumerator: Target {
+    let spec = Spec("LockArrayEnumerator", make: LockArray.init, model: ArrayModel()) {
+      Operation("append", element) { (array: LockArray, x: Int) in
+        array.addObject(Token.interned(x))
+      }
+      Operation("remove", index) { (array: LockArray, index: Int) in
+        array.removeObjectAtIndex(index)
+      }
+      Operation("removeLast") { (array: LockArray) in array.removeLastObject() }
+      Operation("replace", index, element) { (array: LockArray, index: Int, x: Int) in
+        array.replaceObjectAtIndex(index, withObject: Token.interned(x))
+      }
+      Operation("snapshot") { (array: LockArray) in
+        // The enumerator is made on the queue and read here, after the call has left it.
+        let enumerator = array.objectEnumerator()
+        var values: [Int?] = []
+        while let object = enumerator.nextObject() {
+          values.append((object as? Token)?.value)
+        }
+        return values
+      }
+    }
+    return Target(
+      spec,
+      summary:
+        "LockArray read through objectEnumerator, which enumerates the live storage off the queue",
+      expectation: .fail(.escapedLiveStorage))
+  }
+
   private static var hLockArray: Target {
     let spec = Spec("HLockArray", make: HLockArray.init, model: ArrayModel()) {
       Operation("count") { (array: HLockArray) in array.count }
@@ -157,6 +201,22 @@ extension Catalogue {
 // MARK: - Post 001
 
 extension Catalogue {
+  // Schedule mode must name this `unsynchronized-access`; a stress run sees only results and
+  // crashes, so the family name is what it can reach.
+  private static var unsafeArray: Target {
+    let spec = Spec("UnsafeArray", make: UnsafeArray.init, model: ArrayModel()) {
+      Operation("append", element) { (array: UnsafeArray, x: Int) in
+        array.addObject(Token.interned(x))
+      }
+      Operation("count") { (array: UnsafeArray) in array.count }
+      Operation("snapshot") { (array: UnsafeArray) in tokenValues(array.objects) }
+    }
+    return Target(
+      spec,
+      summary: "post 001's opening example: concurrent appends to an array with no synchronization",
+      expectation: .fail(.dataRace))
+  }
+
   private static var synchronizedArray: Target {
     let spec = Spec("SynchronizedArray", make: SynchronizedArray.init, model: ArrayModel()) {
       Operation("count") { (array: SynchronizedArray) in array.count }
@@ -189,6 +249,60 @@ extension Catalogue {
       summary:
         "post 001's @synchronized fix over the array contract, every operation under one lock",
       expectation: .pass)
+  }
+
+  // No unchecked writes (row 8, "NSSafeMutableArrayWrites"): only `append` and `removeLast`,
+  // which cannot trap, so that the first crash is the read of an empty array.
+  private static var nsSafeMutableArray: Target {
+    let spec = Spec("NSSafeMutableArray", make: NSSafeMutableArray.init, model: ArrayModel()) {
+      Operation("get", index) { (array: NSSafeMutableArray, index: Int) in
+        (array.objectAtIndex(index) as? Token)?.value
+      }
+      Operation("first") { (array: NSSafeMutableArray) in
+        (array.getFirstObject() as? Token)?.value
+      }
+      Operation("last") { (array: NSSafeMutableArray) in (array.getLastObject() as? Token)?.value }
+      Operation("append", element) { (array: NSSafeMutableArray, x: Int) in
+        array.addObject(Token.interned(x))
+      }
+      Operation("removeLast") { (array: NSSafeMutableArray) in array.removeLastObject() }
+    }
+    return Target(
+      spec,
+      summary:
+        "post 001's barrier array; its unsigned guard index <= count - 1 lets a read of [] trap",
+      expectation: .fail(.unsignedUnderflowBoundsCheck))
+  }
+
+  // No `get`: its guard is row 7's bug, which "NSSafeMutableArray" covers; reads go through
+  // `first` and `last`, which check the count, so the first crash is an unchecked write.
+  private static var nsSafeMutableArrayWrites: Target {
+    let spec = Spec(
+      "NSSafeMutableArrayWrites", make: NSSafeMutableArray.init, model: ArrayModel()
+    ) {
+      Operation("first") { (array: NSSafeMutableArray) in
+        (array.getFirstObject() as? Token)?.value
+      }
+      Operation("last") { (array: NSSafeMutableArray) in (array.getLastObject() as? Token)?.value }
+      Operation("append", element) { (array: NSSafeMutableArray, x: Int) in
+        array.addObject(Token.interned(x))
+      }
+      Operation("insert", element, index) { (array: NSSafeMutableArray, x: Int, index: Int) in
+        array.insertObject(Token.interned(x), atIndex: index)
+      }
+      Operation("remove", index) { (array: NSSafeMutableArray, index: Int) in
+        array.removeObjectAtIndex(index)
+      }
+      Operation("removeLast") { (array: NSSafeMutableArray) in array.removeLastObject() }
+      Operation("replace", index, element) { (array: NSSafeMutableArray, index: Int, x: Int) in
+        array.replaceObjectAtIndex(index, withObject: Token.interned(x))
+      }
+    }
+    return Target(
+      spec,
+      summary:
+        "post 001's barrier array; its writes check no index and trap on a dispatch worker",
+      expectation: .fail(.uncheckedIndexInAsyncWrite))
   }
 
   private static var nsSafeMutableDictionary: Target {
@@ -281,6 +395,25 @@ extension Catalogue {
       expectation: .pass)
   }
 
+  // Schedule mode must name this `concurrent-queue-without-barrier`; a stress run sees only
+  // results and crashes, so the family name is what it can reach.
+  private static var someStringConcurrentNoBarrier: Target {
+    let spec = Spec(
+      "SomeStringConcurrentNoBarrier", make: SomeStringConcurrentNoBarrier.init,
+      model: RegisterModel()
+    ) {
+      Operation("read") { (box: SomeStringConcurrentNoBarrier) in box.someString }
+      Operation("write", heapString) { (box: SomeStringConcurrentNoBarrier, string: String) in
+        box.someString = string
+      }
+    }
+    return Target(
+      spec,
+      summary:
+        "post 002's string property on a concurrent queue, sync get and sync set, no barrier",
+      expectation: .fail(.dataRace))
+  }
+
   private static var someStringConcurrentBarrier: Target {
     let spec = Spec(
       "SomeStringConcurrentBarrier", make: SomeStringConcurrentBarrier.init,
@@ -323,6 +456,60 @@ extension Catalogue {
       summary: "AtomicCounter fixed: the increment reads and writes under one lock",
       expectation: .pass)
   }
+
+  // Three bugs: the insert guard fails from one thread, so a minimized failure most likely
+  // shows it; the escaped storage (`snapshot`) needs a concurrent writer. Elements are interned,
+  // so that the identity comparison of `indexOfObject` cannot show.
+  private static var zhMutableArray: Target {
+    let spec = Spec("ZHMutableArray", make: ZHMutableArray.init, model: ArrayModel()) {
+      Operation("count") { (array: ZHMutableArray) in array.count }
+      Operation("get", index) { (array: ZHMutableArray, index: Int) in
+        (array.objectAtIndex(index) as? Token)?.value
+      }
+      Operation("append", element) { (array: ZHMutableArray, x: Int) in
+        array.addObject(Token.interned(x))
+      }
+      Operation("insert", element, index) { (array: ZHMutableArray, x: Int, index: Int) in
+        array.insertObject(Token.interned(x), atIndex: index)
+      }
+      Operation("remove", index) { (array: ZHMutableArray, index: Int) in
+        array.removeObjectAtIndex(index)
+      }
+      Operation("removeLast") { (array: ZHMutableArray) in array.removeLastObject() }
+      Operation("replace", index, element) { (array: ZHMutableArray, index: Int, x: Int) in
+        array.replaceObjectAtIndex(index, withObject: Token.interned(x))
+      }
+      Operation("contains", element) { (array: ZHMutableArray, x: Int) in
+        array.containsObject(Token.interned(x))
+      }
+      Operation("snapshot") { (array: ZHMutableArray) in
+        // `array` is the live storage; it is read here, after the call has left the queue.
+        tokenValues(array.array)
+      }
+    }
+    return Target(
+      spec,
+      summary:
+        "post 003's barrier array: the index < count insert guard, and `array` escapes its storage",
+      expectation: .fail(.insertAtCountRejected))
+  }
+
+  // Schedule mode must name this `atomic-reference-non-atomic-contents`; a stress run sees only
+  // results and crashes, so the family name is what it can reach.
+  private static var atomicPropertyArray: Target {
+    let spec = Spec("AtomicPropertyArray", make: AtomicPropertyArray.init, model: ArrayModel()) {
+      Operation("append", element) { (holder: AtomicPropertyArray, x: Int) in
+        holder.tempAarray.add(Token.interned(x))
+      }
+      Operation("count") { (holder: AtomicPropertyArray) in holder.tempAarray.count }
+      Operation("snapshot") { (holder: AtomicPropertyArray) in tokenValues(holder.tempAarray) }
+    }
+    return Target(
+      spec,
+      summary:
+        "post 003's atomic NSMutableArray property: the reference is locked, the appends are not",
+      expectation: .fail(.dataRace))
+  }
 }
 
 // MARK: - Post 004
@@ -341,6 +528,48 @@ extension Catalogue {
         "post 004's PhotoManager: barrier appends and sync copies on a custom concurrent queue",
       expectation: .pass)
   }
+
+  // Schedule mode must name this `barrier-on-global-queue`; a stress run sees only results and
+  // crashes, so the family name is what it can reach.
+  private static var globalQueueBarrierArray: Target {
+    let spec = Spec(
+      "GlobalQueueBarrierArray", make: GlobalQueueBarrierArray.init, model: ArrayModel()
+    ) {
+      Operation("append", element) { (manager: GlobalQueueBarrierArray, photo: Int) in
+        manager.addPhoto(photo)
+      }
+      Operation("snapshot") { (manager: GlobalQueueBarrierArray) in manager.photos }
+    }
+    return Target(
+      spec,
+      summary: "PhotoManager on the global queue, which ignores barriers: appends race",
+      expectation: .fail(.dataRace))
+  }
+
+  // The array model has no `addIfAbsent`, so this spec brings its own model: the elements.
+  private static var reentrantSyncArray: Target {
+    let spec = Spec("ReentrantSyncArray", make: ReentrantSyncArray.init, model: [Int]()) {
+      Operation("append", element) { (array: ReentrantSyncArray, x: Int) in
+        array.append(x)
+      } model: { (elements: inout [Int], x: Int) in
+        elements.append(x)
+      }
+      Operation("contains", element) { (array: ReentrantSyncArray, x: Int) in
+        array.contains(x)
+      } model: { (elements: inout [Int], x: Int) in
+        elements.contains(x)
+      }
+      Operation("addIfAbsent", element) { (array: ReentrantSyncArray, x: Int) in
+        array.addIfAbsent(x)
+      } model: { (elements: inout [Int], x: Int) in
+        if !elements.contains(x) { elements.append(x) }
+      }
+    }
+    return Target(
+      spec,
+      summary: "a serial-queue array whose addIfAbsent calls sync on the queue it runs on",
+      expectation: .fail(.syncOnCurrentQueue))
+  }
 }
 
 // MARK: - Adapters
@@ -349,6 +578,11 @@ extension Catalogue {
   /// The array model's `indexOf` result: the index, or nil for `NSNotFound`.
   private static func indexOrNil(_ index: Int) -> Int? {
     index == NSNotFound ? nil : index
+  }
+
+  /// The values of the tokens `objects` holds, first to last; nil for an object that is not one.
+  private static func tokenValues(_ objects: some Sequence) -> [Int?] {
+    objects.map { ($0 as? Token)?.value }
   }
 }
 

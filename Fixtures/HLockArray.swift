@@ -4,13 +4,15 @@
 // inserting at `count` is dropped, and so is any insert into an empty array.
 // Also (row 4, a finding): the post announces "concurrent queue + barrier" but creates the
 // queue with `DISPATCH_QUEUE_SERIAL` (line 157), so the writes' barriers have no effect and
-// reads never run in parallel. `indexOfObject:` compares identity (line 232), as in `LockArray`.
+// reads never run in parallel. `indexOfObject:` compares identity (line 232), and
+// `objectEnumerator` hands out an enumerator over the live storage (line 184), as in `LockArray`.
 //
-// Port notes: `NSUInteger` indices become `Int`, and `0 <= index` stands for what an unsigned
-// index guaranteed. The queue label drops the original's `%p` suffix. Objects the writes hand
-// to the queue are `Sendable`, which Swift 6 requires of what crosses to a dispatch worker.
-// `removeLastObject` checks for an empty array because NSMutableArray's does nothing there.
-// `objectEnumerator` (line 184) is not ported yet, as in `LockArray`.
+// Port notes: the storage is an `NSMutableArray`, as in the original, so that the enumerator
+// reads the live array rather than a copy. `NSUInteger` indices become `Int`, and
+// `0 <= index` stands for what an unsigned index guaranteed. The queue label drops the
+// original's `%p` suffix. Objects the writes hand to the queue are `Sendable`, which Swift 6
+// requires of what crosses to a dispatch worker. `removeLastObject` calls NSMutableArray's,
+// which does nothing on an empty array.
 
 import Foundation
 
@@ -22,7 +24,7 @@ import Foundation
 /// array.insertObject(Token.interned(2), atIndex: 1)  // dropped: the guard is `index < count`
 /// ```
 public final class HLockArray: @unchecked Sendable {
-  private var array: [AnyObject] = []
+  private let array = NSMutableArray()
   // The original's `DISPATCH_QUEUE_SERIAL`, whatever the post says about a concurrent queue.
   private let dispatchQueue = DispatchQueue(label: "com.lock.array")
 
@@ -38,7 +40,15 @@ public final class HLockArray: @unchecked Sendable {
   public func objectAtIndex(_ index: Int) -> AnyObject? {
     dispatchQueue.sync {
       guard 0 <= index && index < array.count else { return nil }
-      return array[index]
+      return array.object(at: index) as AnyObject
+    }
+  }
+
+  /// An enumerator over the live storage, read after the queue is left, as in `LockArray`.
+  public func objectEnumerator() -> NSEnumerator {
+    dispatchQueue.sync {
+      // The original's `[_array objectEnumerator]`: not a copy, so it escapes the queue.
+      array.objectEnumerator()
     }
   }
 
@@ -55,7 +65,7 @@ public final class HLockArray: @unchecked Sendable {
   /// Appends `anObject` later, on the queue.
   public func addObject(_ anObject: any AnyObject & Sendable) {
     dispatchQueue.async(flags: .barrier) {
-      self.array.append(anObject)
+      self.array.add(anObject)
     }
   }
 
@@ -63,7 +73,7 @@ public final class HLockArray: @unchecked Sendable {
   public func removeObjectAtIndex(_ index: Int) {
     dispatchQueue.async(flags: .barrier) {
       if 0 <= index && index < self.array.count {
-        self.array.remove(at: index)
+        self.array.removeObject(at: index)
       }
     }
   }
@@ -71,9 +81,7 @@ public final class HLockArray: @unchecked Sendable {
   /// Removes the last element later, on the queue, or does nothing when the array is empty.
   public func removeLastObject() {
     dispatchQueue.async(flags: .barrier) {
-      if !self.array.isEmpty {
-        self.array.removeLast()
-      }
+      self.array.removeLastObject()
     }
   }
 
@@ -81,7 +89,7 @@ public final class HLockArray: @unchecked Sendable {
   public func replaceObjectAtIndex(_ index: Int, withObject anObject: any AnyObject & Sendable) {
     dispatchQueue.async(flags: .barrier) {
       if 0 <= index && index < self.array.count {
-        self.array[index] = anObject
+        self.array.replaceObject(at: index, with: anObject)
       }
     }
   }
@@ -90,7 +98,7 @@ public final class HLockArray: @unchecked Sendable {
   public func indexOfObject(_ anObject: AnyObject) -> Int {
     dispatchQueue.sync {
       // The original's `[_array objectAtIndex:i] == anObject` compares pointers.
-      array.firstIndex { $0 === anObject } ?? NSNotFound
+      (0..<array.count).first { array.object(at: $0) as AnyObject === anObject } ?? NSNotFound
     }
   }
 }

@@ -2,14 +2,17 @@
 // Original: lines 5-125.
 // Bug (row 1): `insertObject:atIndex:` guards with `index < [_array count]` (line 67), so
 // inserting at `count` is dropped, and so is any insert into an empty array.
+// Bug (row 2): `objectEnumerator` returns `[_array objectEnumerator]` (line 60), an enumerator
+// over the live storage: the caller reads it after leaving the queue, while writers mutate it.
 // Bug (row 3): `indexOfObject:` compares with `==` (line 110): pointer identity, not `isEqual:`.
-// Row 2 (`objectEnumerator`, line 60, hands out an enumerator over the live storage) is not
-// ported yet: a Swift array's iterator is a copy, so that bug needs the storage to stay shared.
 //
-// Port notes: `NSUInteger` indices become `Int`, and `0 <= index` stands for what an unsigned
-// index guaranteed. The queue label drops the original's `%p` suffix, which only names the
-// queue in a debugger. `removeLastObject` checks for an empty array because NSMutableArray's
-// does nothing there, where Swift's `removeLast()` would trap.
+// Port notes: the storage is an `NSMutableArray`, as in the original, so that the enumerator
+// reads the live array rather than a copy, as a Swift array's iterator would. Foundation on
+// Linux enumerates it by index up to the count it had when the enumerator was made: after a
+// removal the enumerator traps, after a replacement it reads the new element. `NSUInteger`
+// indices become `Int`, and `0 <= index` stands for what an unsigned index guaranteed. The queue
+// label drops the original's `%p` suffix, which only names the queue in a debugger.
+// `removeLastObject` calls NSMutableArray's, which does nothing on an empty array.
 
 import Foundation
 
@@ -21,7 +24,7 @@ import Foundation
 /// array.insertObject(Token.interned(2), atIndex: 1)  // dropped: the guard is `index < count`
 /// ```
 public final class LockArray: @unchecked Sendable {
-  private var array: [AnyObject] = []
+  private let array = NSMutableArray()
   private let dispatchQueue = DispatchQueue(label: "com.lock.array")
 
   /// Creates an empty array with its own serial queue.
@@ -36,7 +39,15 @@ public final class LockArray: @unchecked Sendable {
   public func objectAtIndex(_ index: Int) -> AnyObject? {
     dispatchQueue.sync {
       guard 0 <= index && index < array.count else { return nil }
-      return array[index]
+      return array.object(at: index) as AnyObject
+    }
+  }
+
+  /// An enumerator over the live storage, read after the queue is left (row 2's bug).
+  public func objectEnumerator() -> NSEnumerator {
+    dispatchQueue.sync {
+      // The original's `[_array objectEnumerator]`: not a copy, so it escapes the queue.
+      array.objectEnumerator()
     }
   }
 
@@ -53,7 +64,7 @@ public final class LockArray: @unchecked Sendable {
   /// Appends `anObject`.
   public func addObject(_ anObject: AnyObject) {
     dispatchQueue.sync {
-      array.append(anObject)
+      array.add(anObject)
     }
   }
 
@@ -61,7 +72,7 @@ public final class LockArray: @unchecked Sendable {
   public func removeObjectAtIndex(_ index: Int) {
     dispatchQueue.sync {
       if 0 <= index && index < array.count {
-        array.remove(at: index)
+        array.removeObject(at: index)
       }
     }
   }
@@ -69,9 +80,7 @@ public final class LockArray: @unchecked Sendable {
   /// Removes the last element, or does nothing when the array is empty.
   public func removeLastObject() {
     dispatchQueue.sync {
-      if !array.isEmpty {
-        array.removeLast()
-      }
+      array.removeLastObject()
     }
   }
 
@@ -79,7 +88,7 @@ public final class LockArray: @unchecked Sendable {
   public func replaceObjectAtIndex(_ index: Int, withObject anObject: AnyObject) {
     dispatchQueue.sync {
       if 0 <= index && index < array.count {
-        array[index] = anObject
+        array.replaceObject(at: index, with: anObject)
       }
     }
   }
@@ -88,7 +97,7 @@ public final class LockArray: @unchecked Sendable {
   public func indexOfObject(_ anObject: AnyObject) -> Int {
     dispatchQueue.sync {
       // The original's `[_array objectAtIndex:i] == anObject` compares pointers.
-      array.firstIndex { $0 === anObject } ?? NSNotFound
+      (0..<array.count).first { array.object(at: $0) as AnyObject === anObject } ?? NSNotFound
     }
   }
 }
