@@ -22,7 +22,9 @@ enum Probe {
     case nullDeref = "null-deref"
     /// `q.sync { q.sync {} }`, which libdispatch turns into a trap on Linux.
     case syncOnCurrentQueue = "sync-on-current-queue"
-    /// Two named threads in slots 1 and 2 blocked forever; main blocks too.
+    /// Unbounded recursion on a runner thread that has its own alternate signal stack (SIGSEGV).
+    case stackOverflow = "stack-overflow"
+    /// Two named threads in slots 1 and 2 and two dispatch workers blocked forever; main too.
     case hang = "hang"
     /// Prints what flight-recorder marks cost, in nanoseconds.
     case flightRecorderCost = "flight-recorder-cost"
@@ -84,9 +86,21 @@ enum Probe {
       let queue = DispatchQueue(label: "racecheck.probe.serial")
       queue.sync { queue.sync { print("unreachable") } }
 
+    case .stackOverflow:
+      RunnerThread.start(name: "racecheck-1", slot: 1, operation: 3, recorder: recorder) {
+        print(recurse(opaque(1)))
+      }
+      blockForever()
+
     case .hang:
-      BlockedThread.start(name: "racecheck-1", slot: 1, operation: 5, recorder: recorder)
-      BlockedThread.start(name: "racecheck-2", slot: 2, operation: 6, recorder: recorder)
+      RunnerThread.start(name: "racecheck-1", slot: 1, operation: 5, recorder: recorder) {
+        blockForever()
+      }
+      RunnerThread.start(name: "racecheck-2", slot: 2, operation: 6, recorder: recorder) {
+        blockForever()
+      }
+      // Dispatch workers block SIGUSR1 but not SIGPROF: they must answer a stack request too.
+      for _ in 0..<2 { DispatchQueue.global().async { blockForever() } }
       blockForever()
 
     case .flightRecorderCost:
@@ -100,6 +114,14 @@ enum Probe {
 
   /// Returns `value` through a call the optimizer cannot see through, so each crash happens at run time.
   @inline(never) static func opaque<T>(_ value: T) -> T { value }
+
+  /// Recurses until the stack runs out; the array keeps each frame from being optimized away.
+  @inline(never) static func recurse(_ depth: Int) -> Int {
+    guard depth != 0 else { return 0 }
+    var frame = [depth, depth]
+    frame[1] = recurse(opaque(depth + 1))
+    return frame[0] &+ frame[1]
+  }
 
   /// Blocks the calling thread for good.
   static func blockForever() -> Never {
@@ -135,38 +157,46 @@ enum Probe {
   }
 }
 
-/// A runner-like thread that registers in the flight recorder, marks an operation, and blocks.
-final class BlockedThread: @unchecked Sendable {
+/// A runner-like thread: named, with its own alternate signal stack and a flight-recorder slot.
+final class RunnerThread: @unchecked Sendable {
   let name: String
   let slot: Int
   let operation: Int
   let recorder: FlightRecorder?
+  let body: () -> Void
 
-  private init(name: String, slot: Int, operation: Int, recorder: FlightRecorder?) {
+  private init(
+    name: String, slot: Int, operation: Int, recorder: FlightRecorder?, body: @escaping () -> Void
+  ) {
     self.name = name
     self.slot = slot
     self.operation = operation
     self.recorder = recorder
+    self.body = body
   }
 
-  /// Starts the thread named `name` in slot `slot`, with operation `operation` in flight.
-  static func start(name: String, slot: Int, operation: Int, recorder: FlightRecorder?) {
+  /// Starts thread `name` in `slot`, which marks `operation` in flight and runs `body`.
+  static func start(
+    name: String, slot: Int, operation: Int, recorder: FlightRecorder?,
+    body: @escaping () -> Void
+  ) {
     let box = Unmanaged.passRetained(
-      BlockedThread(name: name, slot: slot, operation: operation, recorder: recorder))
+      RunnerThread(name: name, slot: slot, operation: operation, recorder: recorder, body: body))
     var thread = pthread_t()
     let result = pthread_create(
       &thread, nil,
       { context in
-        Unmanaged<BlockedThread>.fromOpaque(context!).takeRetainedValue().run()
+        Unmanaged<RunnerThread>.fromOpaque(context!).takeRetainedValue().run()
+        return nil
       }, box.toOpaque())
     if result != 0 { Probe.fail("pthread_create: \(result)", status: 70) }
   }
 
-  private func run() -> Never {
+  private func run() {
     rc_set_thread_name(name)
-    try? CrashCapture.prepareThread()
+    do { try CrashCapture.prepareThread() } catch { Probe.fail("\(error)", status: 70) }
     recorder?.registerThread(slot)
     recorder?.beginOperation(thread: slot, index: operation)
-    Probe.blockForever()
+    body()
   }
 }

@@ -77,16 +77,26 @@ extension RaceCheckTestSuite {
       #expect(crash.frames.first?.module?.hasSuffix("/libdispatch.so") == true)
     }
 
+    @Test func stackOverflowOnAPreparedThreadIsReported() throws {
+      let run = try ProbeRun(.stackOverflow)
+      #expect(run.termination == .signaled(SIGSEGV))
+      let crash = try run.onlyCrash()
+      #expect(crash.threadName == "racecheck-1")
+      #expect(crash.slot == 1 && crash.operation == 3)
+      #expect(crash.frames.count == 128)  // the innermost frames; the rest are cut
+      #expect(!crash.isTruncated)
+    }
+
     @Test func aHungChildReportsEveryThreadsStackWithinASecond() throws {
       let run = try ProbeRun(.hang, waitForExit: false)
-      // The shared flight recorder says when both blocked threads have started.
+      // The shared flight recorder says when both runner threads have started; /proc, the workers.
       let started = ContinuousClock.now
-      while run.recorder.snapshot().threads.count < 3 {
+      while run.recorder.snapshot().threads.count < 3 || run.threadCount() < 5 {
         try #require(
           ContinuousClock.now - started < .seconds(10), "the probe's threads never started")
         usleep(1_000)
       }
-      usleep(50_000)  // let both threads reach their wait
+      usleep(50_000)  // let every thread reach its wait
 
       let requested = ContinuousClock.now
       let threads = try CrashCapture.requestStacks(fromProcess: run.child.id)
@@ -98,7 +108,7 @@ extension RaceCheckTestSuite {
       #expect(try run.child.wait() == .signaled(SIGKILL))
 
       let records = CrashRecord.parse(bytes: bytes)
-      #expect(threads >= 3)
+      #expect(threads >= 5)  // main, two runner threads, two blocked dispatch workers
       #expect(records.count == threads)
       #expect(elapsed < .seconds(1))
       #expect(records.allSatisfy { $0.kind == .stack && $0.signalName == "SIGPROF" })
@@ -129,8 +139,11 @@ extension RaceCheckTestSuite {
     }
   }
 
+}
+
+extension RaceCheckTestSuite.CrashCaptureTests {
   /// The record parser on input a dying child can leave: cut short, or mixed with noise.
-  @Suite struct CrashRecordParsingTests {
+  @Suite struct Parsing {
     static let complete = """
       racecheck-crash v1 kind=crash signal=11 code=1 addr=0x10 pid=42 tid=43 thread=my%20worker \
       scenario=3 invocation=17 slot=1 operation=4 frames=2
@@ -231,6 +244,17 @@ private struct ProbeRun {
     records = CrashRecord.parse(bytes: bytes)
   }
 
+  /// How many threads the child has now, from `/proc/<pid>/task`.
+  func threadCount() -> Int {
+    guard let directory = opendir("/proc/\(child.id)/task") else { return 0 }
+    defer { closedir(directory) }
+    var count = 0
+    while let entry = readdir(directory) {
+      if entry.pointee.d_name.0 != UInt8(ascii: ".") { count += 1 }
+    }
+    return count
+  }
+
   /// The one crash record the run must have produced.
   func onlyCrash() throws -> CrashRecord {
     try #require(records.count == 1, "expected one record, got \(records)")
@@ -261,5 +285,6 @@ private enum ProbeKind: String {
   case abort = "abort"
   case nullDeref = "null-deref"
   case syncOnCurrentQueue = "sync-on-current-queue"
+  case stackOverflow = "stack-overflow"
   case hang = "hang"
 }
