@@ -432,6 +432,9 @@ __attribute__((noinline)) int rc_capture_current_stack(uintptr_t *pcs, int capac
 /* Calls everything the handlers call once, so that nothing binds or allocates in a signal. */
 static void warm_up(void) {
   rc_record_buffer *buffer = crash_buffer;
+  unw_context_t context;
+  unw_cursor_t cursor;
+  if (unw_getcontext(&context) == 0) unw_init_local2(&cursor, &context, 0);
   buffer->frame_count = rc_capture_current_stack(buffer->pcs, RC_MAX_FRAMES);
   buffer_reset(buffer);
   siginfo_t info = {0};
@@ -476,6 +479,8 @@ int rc_install_crash_handler(int fd, const rc_flight_recorder *recorder) {
     sigaddset(&action.sa_mask, crash_signals[index]);
   }
   sigaddset(&action.sa_mask, SIGPROF);
+  /* Writing to a pipe the parent closed must fail with EPIPE, not kill with the wrong signal. */
+  sigaddset(&action.sa_mask, SIGPIPE);
   for (int index = 0; index < RC_CRASH_SIGNAL_COUNT; index++) {
     if (sigaction(crash_signals[index], &action, NULL) != 0) return -1;
   }

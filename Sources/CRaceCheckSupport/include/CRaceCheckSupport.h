@@ -120,8 +120,11 @@ int32_t rc_flight_recorder_tid(const rc_flight_recorder *recorder, int slot);
  * Installs the crash handler (SIGILL, SIGSEGV, SIGBUS, SIGFPE, SIGABRT,
  * SIGTRAP) and the stack-dump handler (SIGPROF), writing records to
  * `report_fd`, and gives the calling thread an alternate signal stack.
- * `recorder` (may be NULL) supplies scenario, invocation, slot and operation.
- * Call once, early, from one thread. Returns 0, or -1 and sets errno.
+ * `recorder` (may be NULL) supplies scenario, invocation, slot and operation,
+ * and must stay mapped while the handlers may run. Also sets RLIMIT_CORE to 0:
+ * the record is the report, and a core file per crashing child costs time.
+ * Until this returns, a SIGPROF from the parent ends the process (its default
+ * action). Call once, early, from one thread. Returns 0, or -1 and sets errno.
  */
 int rc_install_crash_handler(int report_fd, const rc_flight_recorder *recorder);
 

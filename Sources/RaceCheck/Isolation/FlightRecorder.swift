@@ -18,7 +18,7 @@ import CRaceCheckSupport
 /// recorder.beginOperation(thread: 0, index: 2); defer { recorder.endOperation(thread: 0) }
 /// ```
 package final class FlightRecorder: @unchecked Sendable {
-  /// How many runner threads the recorder has a slot for.
+  /// Runner-thread slots the recorder has; marks on other slot numbers are ignored.
   package static let threadSlots: Int = Int(RC_FLIGHT_RECORDER_SLOTS)
 
   /// The memfd behind the recorder, to be inherited by the child.
