@@ -129,6 +129,7 @@ enum Probe {
     while true { never.wait() }
   }
 
+  /// The descriptor number in environment variable `name`, or nil when it is unset or not a number.
   static func environmentDescriptor(_ name: String) -> Int32? {
     guard let value = getenv(name) else { return nil }
     return Int32(String(cString: value))
