@@ -8,9 +8,16 @@ let package = Package(
     .executable(name: "racecheck", targets: ["racecheck"]),
   ],
   targets: [
-    .target(name: "RaceCheck"),
+    .systemLibrary(
+      name: "CUnwind", path: "Sources/CUnwind", pkgConfig: "libunwind",
+      providers: [.apt(["libunwind-dev"])]),
+    .target(
+      name: "CRaceCheckSupport", dependencies: ["CUnwind"], path: "Sources/CRaceCheckSupport",
+      cSettings: [.define("_GNU_SOURCE")]),
+    .target(name: "RaceCheck", dependencies: ["CRaceCheckSupport"]),
     .target(name: "Fixtures", dependencies: ["RaceCheck"], path: "Fixtures"),
     .executableTarget(name: "racecheck", dependencies: ["RaceCheck", "Fixtures"]),
+    .executableTarget(name: "racecheck-probe", dependencies: ["RaceCheck"]),
     .testTarget(name: "RaceCheckTests", dependencies: ["RaceCheck", "Fixtures"]),
   ],
   swiftLanguageModes: [.v6]
