@@ -78,20 +78,3 @@ package struct CrashRecord: Hashable, Sendable {
     31: "SIGSYS",
   ]
 }
-
-/// One frame of a ``CrashRecord``: a program counter and, if known, where it is in a module.
-package struct RawFrame: Hashable, Sendable {
-  /// The program counter: the faulting instruction for frame 0, a return address above it.
-  package var pc: UInt
-  /// The path of the ELF module (executable or shared library) holding `pc`, if found.
-  package var module: String?
-  /// `pc` relative to the module's load bias: the address to give `llvm-symbolizer --obj`.
-  package var offset: UInt?
-
-  /// Creates a frame from its parts.
-  package init(pc: UInt, module: String? = nil, offset: UInt? = nil) {
-    self.pc = pc
-    self.module = module
-    self.offset = offset
-  }
-}
