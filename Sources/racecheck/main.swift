@@ -2,6 +2,6 @@ import Fixtures
 import RaceCheck
 
 CommandLineDriver.main(
-  targets: Catalogue.targets,
+  targets: Catalogue.targets + Catalogue.isolatedTargets,
   benchmarks: BenchmarkPlan(
     throughputTarget: "LockedCounter", firstFailureTargets: ["LockArray", "AtomicCounter"]))

@@ -56,6 +56,8 @@ extension Spec: Checkable {
 struct StressCheck<Subject, Model: Hashable & Sendable> {
   let spec: Spec<Subject, Model>
   let configuration: Configuration
+  /// The link to the parent when this check runs in an isolated child.
+  var link: WorkerLink? = nil
 
   func run() -> CheckReport {
     let started = MonotonicClock.now()
@@ -75,7 +77,7 @@ struct StressCheck<Subject, Model: Hashable & Sendable> {
       return report
     }
     let generator = ScenarioGenerator(spec: spec, shape: configuration.shape)
-    let runner = StressRunner(spec: spec, threads: configuration.shape.threads)
+    let runner = StressRunner(spec: spec, threads: configuration.shape.threads, link: link)
     defer { runner.shutDown() }
     let deadline = configuration.timeLimit.map { started + Int64($0 * 1e9) }
     var scenario = Scenario()

@@ -11,15 +11,21 @@ public struct Target: Sendable {
   public var summary: String
   /// The verdict `racecheck demo` expects, or nil when none is known.
   public var expectation: Expectation?
+  /// The budget `racecheck demo` gives this target instead of ``Configuration/demo(seed:)``'s, for a bug that shows rarely.
+  public var demoConfiguration: Configuration?
 
   /// The target's name: its spec's.
   public var name: String { checkable.name }
 
   /// Creates a target.
-  public init(_ checkable: any Checkable, summary: String = "", expectation: Expectation? = nil) {
+  public init(
+    _ checkable: any Checkable, summary: String = "", expectation: Expectation? = nil,
+    demoConfiguration: Configuration? = nil
+  ) {
     self.checkable = checkable
     self.summary = summary
     self.expectation = expectation
+    self.demoConfiguration = demoConfiguration
   }
 }
 

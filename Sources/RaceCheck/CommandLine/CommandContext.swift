@@ -25,6 +25,16 @@ struct CommandContext {
     throw .unknownTarget(name, known: names, suggestion: Suggestion.closest(to: name, among: names))
   }
 
+  /// Checks `target`, in an isolated child unless `inProcess` or the driver has no worker program.
+  func check(_ target: Target, _ configuration: Configuration, inProcess: Bool) -> CheckReport {
+    guard !inProcess, let executable = driver.workerExecutable else {
+      return target.checkable.check(configuration)
+    }
+    var check = IsolatedCheck(target: target, configuration: configuration)
+    check.executable = executable
+    return check.run()
+  }
+
   /// Prints `value` as one line of JSON, or reports an internal error if it cannot be encoded.
   func printJSON(_ value: some Encodable, status: ExitStatus) -> ExitStatus {
     do {

@@ -17,6 +17,11 @@ public struct CommandLineDriver: Sendable {
   public var programName: String
   /// What `bench` measures, or nil when the program has no benchmarks.
   public var benchmarks: BenchmarkPlan?
+  /// The program `run` and `demo` start to check a target in isolation, or nil to check in this process.
+  ///
+  /// ``main(targets:programName:benchmarks:)`` sets it to the running program, which then serves as
+  /// its own worker; a driver made with ``init(targets:programName:benchmarks:)`` checks in process.
+  package var workerExecutable: String?
 
   /// Creates a driver over `targets`.
   public init(
@@ -51,8 +56,11 @@ public struct CommandLineDriver: Sendable {
   public static func main(
     targets: [Target], programName: String = "racecheck", benchmarks: BenchmarkPlan? = nil
   ) -> Never {
-    let driver = CommandLineDriver(
+    // A worker started by an isolated check runs its job and exits here.
+    IsolatedWorker.runIfRequested(targets: targets)
+    var driver = CommandLineDriver(
       targets: targets, programName: programName, benchmarks: benchmarks)
+    driver.workerExecutable = IsolatedCheck.currentExecutable
     exit(driver.run(Array(CommandLine.arguments.dropFirst())))
   }
 

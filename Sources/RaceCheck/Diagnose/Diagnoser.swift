@@ -17,6 +17,16 @@ enum Diagnoser {
     {
       return diagnosis
     }
+    if let initial = spec.model as? RegisterModel,
+      let diagnosis = TornValue.diagnose(history, initial: initial)
+    {
+      return diagnosis
+    }
+    if let initial = spec.model as? any HistoryModel,
+      let diagnosis = UnorderedWrite.diagnose(history, initial: initial)
+    {
+      return diagnosis
+    }
     return Diagnosis(
       .unclassified,
       evidence:

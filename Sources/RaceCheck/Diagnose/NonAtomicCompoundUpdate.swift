@@ -29,12 +29,16 @@ enum NonAtomicCompoundUpdate {
     return nil
   }
 
-  private static func diagnosis(_ history: History, lost: [Int], order: [Int], initial: CounterModel)
+  private static func diagnosis(
+    _ history: History, lost: [Int], order: [Int], initial: CounterModel
+  )
     -> Diagnosis
   {
     let entries = history.entries
     let first = entries[lost[0]]
-    let rival = entries.first { $0 != first && updates.contains($0.call.operation) && overlap(first, $0) }!
+    let rival = entries.first {
+      $0 != first && updates.contains($0.call.operation) && overlap(first, $0)
+    }!
     let correct = Hypothesis<CounterModel>(step: CounterModel.correctStep)
     let read = correct.replay(order, of: history, from: initial) { candidate, state in
       candidate.call.operation == "get" && candidate.result != .int(state.value)
@@ -47,7 +51,8 @@ enum NonAtomicCompoundUpdate {
       .nonAtomicCompoundUpdate,
       evidence:
         "\(first.call) on thread \(first.process) overlapped \(rival.call) on thread \(rival.process)\(observed): "
-        + "\(lostCount), because each read and write is atomic but the read-modify-write made of them is not")
+        + "\(lostCount), because each read and write is atomic but the read-modify-write made of them is not"
+    )
   }
 
   static func overlap(_ first: History.Entry, _ second: History.Entry) -> Bool {

@@ -21,6 +21,7 @@ extension CheckReport: CustomStringConvertible {
   }
 
   private func failureDescription(_ failure: FailureReport) -> String {
+    if let crash = failure.crash { return crashDescription(failure, crash) }
     let results = failure.history.entries.map(\.result)
     var lines = [
       "racecheck: \(target) is not linearizable",
@@ -43,12 +44,64 @@ extension CheckReport: CustomStringConvertible {
       "Seed: \(Configuration.formatSeed(seed)); found in scenario \(failure.scenarioIndex + 1) after "
         + "\(invocations) invocation\(invocations == 1 ? "" : "s") (\(Self.formatSeconds(seconds)) with shrinking).",
     ]
+    lines += replayLines(failure)
+    return lines.joined(separator: "\n")
+  }
+
+  private func replayLines(_ failure: FailureReport) -> [String] {
+    var lines: [String] = []
     if let replayCommand { lines.append("Replay: \(replayCommand)") }
     if let path = failure.reproPath {
       lines.append("Repro file: \(path)  (racecheck replay \(path))")
     } else if let error = failure.reproError {
       lines.append("Repro file: not written: \(error)")
     }
+    return lines
+  }
+
+  /// The report of a crash, a hang or an early exit of the isolated child.
+  private func crashDescription(_ failure: FailureReport, _ crash: CrashEvidence) -> String {
+    let how: String
+    switch crash.kind {
+    case .crash:
+      how = "crashed (\(crash.signal ?? "signal")\(crash.message.map { ": \($0)" } ?? ""))"
+    case .hang: how = "hung: an invocation made no progress for its deadline"
+    case .exit: how = "ended its isolated child without a report: \(crash.detail ?? "")"
+    }
+    let thread =
+      crash.runnerThread.map { "thread \($0), a racecheck thread" }
+      ?? "a thread racecheck did not start (\(crash.threadName ?? "unnamed")): a dispatch worker or another library's thread"
+    var lines = [
+      "racecheck: \(target) \(how)",
+      "",
+      "Diagnosis: \(failure.diagnosis.pattern.rawValue)",
+      "  \(failure.diagnosis.evidence)",
+      "",
+      "Scenario \(failure.scenarioIndex + 1), invocation \((crash.invocation ?? 0) + 1):",
+      ScenarioTable(scenario: failure.scenario, results: nil, voidOperations: []).render(),
+      "",
+      "In flight: "
+        + (crash.inFlight.isEmpty
+          ? "no call (the crash came after the calls had returned)"
+          : crash.inFlight.map { "\($0.call) on thread \($0.thread)" }.joined(separator: ", ")),
+    ]
+    if crash.kind == .crash {
+      lines += ["Crashing thread: \(thread)", crash.stack]
+    }
+    for stack in crash.threadStacks {
+      lines += ["", stack]
+    }
+    if let standardError = crash.standardError {
+      lines += ["", "The child's standard error ended with:"]
+      lines += standardError.split(separator: "\n", omittingEmptySubsequences: false).suffix(10).map
+      { "  " + $0 }
+    }
+    lines += [
+      "",
+      "Seed: \(Configuration.formatSeed(seed)); \(scenarios) scenario\(scenarios == 1 ? "" : "s") run "
+        + "(\(Self.formatSeconds(seconds))).",
+    ]
+    lines += replayLines(failure)
     return lines.joined(separator: "\n")
   }
 

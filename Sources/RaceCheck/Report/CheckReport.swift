@@ -33,6 +33,12 @@ public struct FailureReport: Sendable, Codable {
   public enum Kind: String, Sendable, Codable {
     /// The results have no linearization under the model.
     case nonLinearizable = "non-linearizable"
+    /// The code under test crashed the isolated child.
+    case crash
+    /// An invocation did not finish before its deadline.
+    case hang
+    /// The isolated child exited or stopped talking before it reported.
+    case exit
   }
 
   /// How the subject failed.
@@ -57,6 +63,8 @@ public struct FailureReport: Sendable, Codable {
   public var invocations: Int
   /// The number of shrinking steps taken.
   public var shrinkSteps: Int
+  /// What was seen of a crash, hang or early exit; nil for a result no order explains.
+  public var crash: CrashEvidence?
   /// Where the repro file was written, or nil if it could not be.
   public var reproPath: String?
   /// Why the repro file could not be written, when it could not.

@@ -35,6 +35,8 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
   private let go: SpinBarrier
   private let finish: SpinBarrier
   private let stopped = DispatchGroup()
+  /// The parent's view of this run when it happens in an isolated child.
+  private let link: WorkerLink?
 
   // Written by thread 0 before `start`, read by the other threads after it.
   private var subject: Subject?
@@ -54,8 +56,9 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
   }
 
   /// Creates a runner with `threads` threads, `threads - 1` of them started now.
-  init(spec: Spec<Subject, Model>, threads: Int) {
+  init(spec: Spec<Subject, Model>, threads: Int, link: WorkerLink? = nil) {
     self.spec = spec
+    self.link = link
     self.threads = max(1, threads)
     start = SpinBarrier(parties: self.threads)
     go = SpinBarrier(parties: self.threads, spinLimit: 1_000_000)
@@ -86,6 +89,10 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
   }
 
   private func workerLoop(_ thread: Int) {
+    if let link {
+      link.recorder.registerThread(thread)
+      try? CrashCapture.prepareThread()
+    }
     while true {
       start.arriveAndWait()
       if shuttingDown { return }
@@ -116,10 +123,13 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     columns = scenario.columns + Array(repeating: [], count: threads - scenario.columns.count)
     columnOffsets = offsets + Array(repeating: offset, count: threads - offsets.count)
     let concurrent = scenario.columns.filter { !$0.isEmpty }.count > 1
+    let sequence = link?.announce(scenario.scenario) ?? 0
+    link?.recorder.registerThread(0)
     let checker = OutcomeChecker(
       initial: spec.model, steps: scenario.steps, columnRanges: columnRanges)
     var random = SplitMix64(seed: seed)
-    var result = Result(invocations: 0, concurrentInvocations: 0, failures: 0, searches: 0, firstFailure: nil)
+    var result = Result(
+      invocations: 0, concurrentInvocations: 0, failures: 0, searches: 0, firstFailure: nil)
     var record = InvocationRecord(capacity: calls)
     for slot in slots { slot.record = InvocationRecord(capacity: calls) }
     defer { subject = nil }
@@ -131,6 +141,7 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     while result.concurrentInvocations < invocations && result.invocations < 10 * invocations {
       if let deadline, result.invocations > 0, MonotonicClock.now() > deadline { break }
       result.invocations += 1
+      link?.recorder.beginInvocation(scenario: sequence, invocation: result.invocations - 1)
       let subject = spec.make()
       var index = 0
       for call in scenario.initial {
@@ -163,7 +174,9 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
         index += 1
       }
       self.subject = nil
-      if !concurrent || Self.threadsOverlapped(record, columnRanges) { result.concurrentInvocations += 1 }
+      if !concurrent || Self.threadsOverlapped(record, columnRanges) {
+        result.concurrentInvocations += 1
+      }
 
       switch checker.check(record) {
       case .linearizable:
@@ -190,7 +203,8 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
       (start: record.callTimes[$0.lowerBound], end: record.returnTimes[$0.upperBound - 1])
     }
     for (index, first) in spans.enumerated() {
-      for second in spans[(index + 1)...] where first.start < second.end && second.start < first.end {
+      for second in spans[(index + 1)...] where first.start < second.end && second.start < first.end
+      {
         return true
       }
     }
@@ -201,6 +215,8 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     _ call: PreparedScenario<Subject, Model>.Call, on subject: Subject, at index: Int,
     into record: inout InvocationRecord, scenario: PreparedScenario<Subject, Model>
   ) throws(OperationError) {
+    link?.recorder.beginOperation(thread: 0, index: index)
+    defer { link?.recorder.endOperation(thread: 0) }
     record.callTimes[index] = MonotonicClock.now()
     do {
       record.results[index] = try call.perform(subject, call.arguments)
@@ -239,6 +255,7 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     }
     for call in column {
       if pausing { spin(pauses.next()) }
+      link?.recorder.beginOperation(thread: thread, index: index)
       slot.record.callTimes[index] = MonotonicClock.now()
       do {
         slot.record.results[index] = try call.perform(subject, call.arguments)
@@ -248,6 +265,7 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
         return
       }
       slot.record.returnTimes[index] = MonotonicClock.now()
+      link?.recorder.endOperation(thread: thread)
       index += 1
     }
   }

@@ -265,16 +265,9 @@ private struct ProbeRun {
 
   /// `racecheck-probe` in the build products folder, where the test bundle itself runs from.
   static func probePath() throws -> String {
-    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    try #require(length > 0, "cannot read /proc/self/exe")
-    let executable = String(
-      decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    let folder = executable[..<(executable.lastIndex(of: "/") ?? executable.startIndex)]
-    let path = String(folder) + "/racecheck-probe"
-    try #require(access(path, X_OK) == 0, "\(path) is missing: run `swift build` first")
-    return path
+    try BuildProducts.path(of: "racecheck-probe")
   }
+
 }
 
 /// The probe's kinds, as its command line names them.

@@ -17,6 +17,7 @@ enum DemoCommand {
       .value("--invocations", "N", "Runs of each scenario (default: \(defaults.invocations))."),
       .value("--time", "SECONDS", "Stop each target's search after this long (default: none)."),
       .value("--repro-dir", "DIR", "Folder for repro files (default: .racecheck/repro)."),
+      .flag("--no-isolation", "Check in this process: faster, but a crash ends the demo."),
       .flag("--json", "Print one JSON document instead of the table."),
     ],
     discussion: ["Exits 0 when every target meets its expectation, 1 otherwise."],
@@ -66,10 +67,17 @@ enum DemoCommand {
     for (target, expectation) in targets {
       for seed in seedList {
         var configuration = base
+        if let own = target.demoConfiguration, parsed.value("--scenarios") == nil,
+          parsed.value("--invocations") == nil
+        {
+          configuration.scenarios = own.scenarios
+          configuration.invocations = own.invocations
+          configuration.timeLimit = own.timeLimit ?? configuration.timeLimit
+        }
         configuration.seed = seed
         let outcome = Outcome(
           target: target, expectation: expectation,
-          report: target.checkable.check(configuration))
+          report: context.check(target, configuration, inProcess: parsed.flag("--no-isolation")))
         outcomes.append(outcome)
         if !json { context.print(table.line(row(outcome, showsSeed: showsSeed))) }
       }

@@ -23,6 +23,7 @@ enum RunCommand {
       .value("--time", "SECONDS", "Stop searching after this long (default: no limit)."),
       .flag("--no-minimize", "Report the failing scenario without shrinking it."),
       .value("--repro-dir", "DIR", "Folder for repro files (default: .racecheck/repro)."),
+      .flag("--no-isolation", "Check in this process: faster, but a crash ends racecheck."),
       .flag("--json", "Print one JSON document instead of the report."),
     ],
     discussion: [
@@ -36,7 +37,7 @@ enum RunCommand {
   {
     let target = try context.target(named: parsed.positionals[0])
     let configuration = try configuration(from: parsed)
-    var report = target.checkable.check(configuration)
+    var report = context.check(target, configuration, inProcess: parsed.flag("--no-isolation"))
     report.replayCommand = replayCommand(
       programName: context.programName, target: target.name, seed: report.seed,
       configuration: configuration)

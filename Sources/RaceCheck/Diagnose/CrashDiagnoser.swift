@@ -1,0 +1,162 @@
+/// Names the bug a crash or a hang shows, from its stack, the calls in flight and the model, or says `unclassified`.
+///
+/// The model's state at the crash is known only where the scenario ran on one thread:
+/// the init part, or a scenario with a single thread. A rule that needs the state names
+/// its bug only there; elsewhere the crash stays `unclassified` unless the stack alone
+/// tells.
+struct CrashDiagnoser {
+  let evidence: CrashEvidence
+  let scenario: Scenario
+  /// The array model's elements after a sequence of calls, or nil when the spec's model is not an array.
+  let arrayAfter: ([Scenario.Call]) -> [Value]?
+  /// Whether the scenario, run with its threads one after another, crashes too; nil when unknown.
+  let crashesSequentially: () -> Bool?
+
+  static let indexTraps = ["out of range", "Index out of bounds"]
+  static let indexedWrites: Set<String> = ["insert", "remove", "replace"]
+
+  func diagnose() -> Diagnosis {
+    syncOnCurrentQueue() ?? unsignedUnderflow() ?? uncheckedAsyncWrite() ?? escapedLiveStorage()
+      ?? dataRace()
+      ?? Diagnosis(
+        .unclassified,
+        evidence: "the child \(evidence.kind == .hang ? "hung" : "crashed")"
+          + (evidence.message.map { " (\($0))" } ?? "")
+          + "; the scenario, the calls in flight and the stack are the evidence")
+  }
+
+  private func syncOnCurrentQueue() -> Diagnosis? {
+    guard evidence.functions.contains(where: { $0.contains("__DISPATCH_WAIT_FOR_QUEUE__") }) else {
+      return nil
+    }
+    let call = crashingCall.map { " in \($0)" } ?? ""
+    return Diagnosis(
+      .syncOnCurrentQueue,
+      evidence:
+        "libdispatch trapped in __DISPATCH_WAIT_FOR_QUEUE__\(call): a queue.sync onto the queue the thread "
+        + "was already running on, which deadlocks (Linux's libdispatch traps instead)")
+  }
+
+  /// A read trapped on an index the model says is out of range, on an empty array.
+  private func unsignedUnderflow() -> Diagnosis? {
+    guard isIndexTrap, let point = crashPoint, let call = crashingCall, call.operation == "get",
+      let index = call.arguments.first?.intValue,
+      let elements = arrayAfter(sequentialPrefix(before: point)), elements.isEmpty
+    else { return nil }
+    return Diagnosis(
+      .unsignedUnderflowBoundsCheck,
+      evidence:
+        "\(call) trapped with \(evidence.message ?? "an index trap") on an array the model holds empty, where it "
+        + "returns nil: with count 0, the unsigned guard index <= count - 1 wraps to the maximum and passes (index \(index))"
+    )
+  }
+
+  /// A trap on a thread racecheck did not start, after a write with an invalid index returned.
+  private func uncheckedAsyncWrite() -> Diagnosis? {
+    guard evidence.runnerThread == nil, evidence.kind == .crash else { return nil }
+    let prefix = sequentialPrefix(before: crashPoint ?? scenario.size)
+    for (position, call) in prefix.enumerated() where Self.indexedWrites.contains(call.operation) {
+      guard let elements = arrayAfter(Array(prefix[..<position])),
+        let index = (call.operation == "replace" ? call.arguments.first : call.arguments.last)?
+          .intValue
+      else { continue }
+      let valid =
+        call.operation == "insert"
+        ? (0...elements.count).contains(index) : elements.indices.contains(index)
+      guard !valid else { continue }
+      return Diagnosis(
+        .uncheckedIndexInAsyncWrite,
+        evidence:
+          "\(call) on an array of \(elements.count) element\(elements.count == 1 ? "" : "s") returned, and its "
+          + "block then trapped on \(evidence.threadName.map { "'\($0)'" } ?? "a dispatch worker")"
+          + (evidence.message.map { " with \($0)" } ?? "")
+          + ": the asynchronous write checks no index, so the trap happens where no caller can see an error"
+      )
+    }
+    return nil
+  }
+
+  /// A read crashed walking a Foundation collection outside any queue while another thread wrote to it.
+  ///
+  /// The collection was handed out by an earlier call: a copy would not be shared, so the
+  /// crash shows that the wrapper returned its live storage or an enumerator over it.
+  private func escapedLiveStorage() -> Diagnosis? {
+    let collections = ["NSEnumerator", "NSArray", "NSMutableArray"]
+    guard evidence.kind == .crash, evidence.runnerThread != nil, let call = crashingCall,
+      call.operation == "snapshot",
+      evidence.functions.contains(where: { name in collections.contains { name.contains($0) } }),
+      !evidence.functions.contains(where: {
+        $0.contains("_dispatch_") || $0.contains("DispatchQueue")
+      }),
+      evidence.inFlight.count > 1 || scenario.activeThreads > 1
+    else { return nil }
+    return Diagnosis(
+      .escapedLiveStorage,
+      evidence:
+        "\(call) crashed reading, outside the queue, the storage the wrapper handed out while another thread "
+        + "wrote to it: the operation returns the live internal storage (or an enumerator over it), not a copy"
+    )
+  }
+
+  /// A crash in the parallel part that does not happen when the threads run one after another.
+  private func dataRace() -> Diagnosis? {
+    guard evidence.kind == .crash, scenario.activeThreads > 1,
+      let point = crashPoint, point >= scenario.initial.count, crashesSequentially() == false
+    else { return nil }
+    return Diagnosis(
+      .dataRace,
+      evidence:
+        "the child crashed"
+        + (evidence.message.map { " (\($0))" } ?? evidence.signal.map { " (\($0))" } ?? "")
+        + " while its threads ran concurrently, and the same scenario with its threads run one after "
+        + "another does not crash: the threads touch shared state without synchronization")
+  }
+
+  private var isIndexTrap: Bool {
+    guard let message = evidence.message else { return false }
+    return Self.indexTraps.contains { message.contains($0) }
+  }
+
+  /// The history index of the call the crashing thread had in flight, or else the earliest call in flight.
+  private var crashPoint: Int? {
+    let calls = scenario.allCalls
+    let points = evidence.inFlight.compactMap { flight in
+      calls.indices.first { calls[$0] == flight.call && isInColumn($0, of: flight.thread) }
+    }
+    if let thread = evidence.runnerThread,
+      let flight = evidence.inFlight.first(where: { $0.thread == thread }),
+      let point = calls.indices.first(where: {
+        calls[$0] == flight.call && isInColumn($0, of: thread)
+      })
+    {
+      return point
+    }
+    return points.min()
+  }
+
+  private var crashingCall: Scenario.Call? {
+    guard let thread = evidence.runnerThread else { return evidence.inFlight.first?.call }
+    return evidence.inFlight.first { $0.thread == thread }?.call
+  }
+
+  /// Whether history index `index` is a call thread `thread` makes (thread 0 also makes the init and post parts).
+  private func isInColumn(_ index: Int, of thread: Int) -> Bool {
+    let initial = scenario.initial.count
+    if index < initial { return thread == 0 }
+    var offset = initial
+    for (column, calls) in scenario.parallel.enumerated() {
+      if index < offset + calls.count { return column == thread }
+      offset += calls.count
+    }
+    return thread == 0
+  }
+
+  /// The calls known to have completed, in order, before the call at `point`: only where one thread ran.
+  private func sequentialPrefix(before point: Int) -> [Scenario.Call] {
+    let calls = scenario.allCalls
+    if point <= scenario.initial.count || scenario.activeThreads <= 1 {
+      return Array(calls[..<min(point, calls.count)])
+    }
+    return scenario.initial
+  }
+}

@@ -1,0 +1,275 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Runs a check in a child process, so that a crash or a hang in the code under test becomes a report.
+///
+/// The child is this program started again in worker mode (``IsolatedWorker``). It
+/// announces every scenario before running it and keeps the shared flight recorder
+/// current, so when it dies the parent knows the scenario, the invocation and the calls
+/// in flight, and reads the crashing thread's stack from the report pipe. A child that
+/// makes no progress for `invocationTimeout` seconds is hung: the parent asks every
+/// thread for its stack, then kills it. A crash is shrunk like any failure, each
+/// candidate run in a fresh child.
+package struct IsolatedCheck {
+  /// The program to start in worker mode: this one.
+  package var executable: String = IsolatedCheck.currentExecutable
+  /// The target to check.
+  package let target: Target
+  /// How to check it.
+  package let configuration: Configuration
+  /// Seconds one invocation may take before the child counts as hung.
+  package var invocationTimeout: Double = 10
+
+  /// Creates an isolated check of `target`.
+  package init(target: Target, configuration: Configuration) {
+    self.target = target
+    self.configuration = configuration
+  }
+
+  /// The absolute path of the running program.
+  package static var currentExecutable: String {
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      ?? CommandLine.arguments[0]
+  }
+
+  /// Runs the check in a child and returns its report, or the report of how the child died.
+  package func run() -> CheckReport {
+    let started = MonotonicClock.now()
+    var report: CheckReport
+    do {
+      let outcome = try runChild(WorkerJob(target: target.name, configuration: configuration))
+      if let finished = outcome.report {
+        report = finished
+      } else {
+        report = deathReport(outcome)
+      }
+    } catch {
+      report = emptyReport()
+      report.specError = SpecError(message: "the isolated child could not be run: \(error)")
+    }
+    report.seconds = Double(MonotonicClock.now() - started) / 1e9
+    return report
+  }
+
+  /// Everything the parent learned from one child.
+  struct ChildOutcome {
+    var termination: ChildProcess.Termination
+    var hung: Bool
+    var messages: [WorkerMessage]
+    var rawMessages: [UInt8]
+    var records: [CrashRecord]
+    var snapshot: FlightRecorder.Snapshot
+    var standardError: String
+
+    /// The child's report, when it finished normally.
+    var report: CheckReport? {
+      guard !hung, termination == .exited(0), case .report(let report) = messages.last else {
+        return nil
+      }
+      return report
+    }
+
+    /// Whether the child died of a signal it raised itself.
+    var crashed: Bool {
+      if case .signaled = termination { return !hung }
+      return false
+    }
+
+    /// The scenario the child was running when it ended.
+    var scenario: Scenario {
+      var announced: [Int: Scenario] = [:]
+      for case .scenario(let sequence, let scenario) in messages { announced[sequence] = scenario }
+      return snapshot.scenario.flatMap { announced[$0] } ?? Scenario()
+    }
+
+    /// The number of scenarios the child announced.
+    var scenarioCount: Int {
+      messages.filter { if case .scenario = $0 { return true } else { return false } }.count
+    }
+  }
+
+  /// Starts a child on `job` and watches it until it ends, is found hung, or stops talking.
+  func runChild(_ job: WorkerJob) throws(SystemCallError) -> ChildOutcome {
+    let recorder = try FlightRecorder()
+    let messages = try ReportPipe()
+    let records = try ReportPipe()
+    let errors = try ReportPipe()
+    let child = try ChildProcess.spawn(
+      executable: executable, arguments: [],
+      environment: [
+        WorkerJob.environmentKey: job.environmentValue, "SWIFT_BACKTRACE": "enable=no",
+      ],
+      fileDescriptors: [
+        WorkerJob.messagesDescriptor: messages.writeEnd,
+        WorkerJob.reportDescriptor: records.writeEnd,
+        WorkerJob.recorderDescriptor: recorder.fileDescriptor,
+        STDERR_FILENO: errors.writeEnd,
+      ])
+    messages.closeWriteEnd()
+    records.closeWriteEnd()
+    errors.closeWriteEnd()
+
+    var messageBytes: [UInt8] = []
+    var recordBytes: [UInt8] = []
+    // What the code under test writes to standard error goes into the report, not over racecheck's output.
+    var errorBytes: [UInt8] = []
+    var progress = recorder.snapshot()
+    var lastProgress = MonotonicClock.now()
+    var termination: ChildProcess.Termination?
+    var hung = false
+    while termination == nil {
+      messageBytes += try messages.read(timeout: .milliseconds(50)).bytes
+      errorBytes += try errors.read(timeout: .milliseconds(1)).bytes
+      termination = try child.poll()
+      if termination != nil { break }
+      let now = recorder.snapshot()
+      if now.scenario != progress.scenario || now.invocation != progress.invocation {
+        progress = now
+        lastProgress = MonotonicClock.now()
+      } else if Double(MonotonicClock.now() - lastProgress) / 1e9 > invocationTimeout {
+        hung = true
+        _ = try? CrashCapture.requestStacks(fromProcess: child.id)
+        recordBytes += try records.read(timeout: .seconds(1)).bytes
+        try? child.kill(SIGKILL)
+        termination = try child.wait()
+      }
+    }
+    // Whatever the child wrote before it ended is still in the pipes.
+    messageBytes += try messages.read(timeout: .seconds(2)).bytes
+    recordBytes += try records.read(timeout: .seconds(2)).bytes
+    errorBytes += try errors.read(timeout: .milliseconds(200)).bytes
+    return ChildOutcome(
+      termination: termination!, hung: hung, messages: WorkerMessage.parse(messageBytes),
+      rawMessages: messageBytes, records: CrashRecord.parse(bytes: recordBytes),
+      snapshot: recorder.snapshot(),
+      standardError: String(decoding: errorBytes.prefix(65_536), as: UTF8.self))
+  }
+
+  /// Runs `scenario` alone in a fresh child, the configured number of times; nil when the child could not run.
+  func runScenario(_ scenario: Scenario) -> ChildOutcome? {
+    var job = WorkerJob(target: target.name, configuration: configuration)
+    job.scenario = scenario
+    return try? runChild(job)
+  }
+
+  private func emptyReport() -> CheckReport {
+    CheckReport(
+      target: target.name, seed: configuration.effectiveSeed(forSpecNamed: target.name),
+      configuration: configuration, scenarios: 0, invocations: 0, seconds: 0)
+  }
+
+  /// The report of a child that crashed, hung or exited without reporting, its crash shrunk first.
+  private func deathReport(_ outcome: ChildOutcome) -> CheckReport {
+    var final = (scenario: outcome.scenario, outcome: outcome, steps: 0)
+    if outcome.crashed, configuration.minimizes {
+      let signal = outcome.termination
+      // A candidate keeps the failure when it dies of the same signal.
+      let shrinker = Shrinker<ChildOutcome>(
+        fails: { candidate in
+          guard let result = runScenario(candidate), result.crashed, result.termination == signal
+          else {
+            return nil
+          }
+          return result
+        },
+        simplerArguments: { _ in [] })
+      if let shrunk = try? shrinker.shrink(outcome.scenario, failure: outcome) {
+        final = (shrunk.scenario, shrunk.failure, shrunk.steps)
+      }
+    }
+    let evidence = evidence(of: final.outcome, scenario: final.scenario)
+    var report = emptyReport()
+    report.scenarios = outcome.scenarioCount
+    let kind: FailureReport.Kind =
+      evidence.kind == .crash ? .crash : evidence.kind == .hang ? .hang : .exit
+    report.failure = FailureReport(
+      kind: kind, secondsToFind: 0, original: outcome.scenario,
+      scenarioIndex: max(0, outcome.scenarioCount - 1),
+      scenario: final.scenario, history: History(entries: []),
+      explanation: Explanation(longestPrefix: [], state: "", candidates: []),
+      diagnosis: CrashDiagnoser(
+        evidence: evidence, scenario: final.scenario,
+        arrayAfter: { (target.checkable as? any IsolatedCheckable)?.arrayElements(after: $0) },
+        crashesSequentially: { crashesWhenRunInTurn(final.scenario) }
+      ).diagnose(),
+      failedInvocations: 1, invocations: (final.outcome.snapshot.invocation ?? 0) + 1,
+      shrinkSteps: final.steps,
+      crash: evidence)
+    return report
+  }
+
+  /// What the report shows of a child's death while it ran `scenario`.
+  private func evidence(of outcome: ChildOutcome, scenario: Scenario) -> CrashEvidence {
+    let calls = scenario.allCalls
+    let inFlight = outcome.snapshot.threads.compactMap { thread -> CrashEvidence.InFlightCall? in
+      guard let operation = thread.operation, calls.indices.contains(operation) else { return nil }
+      return CrashEvidence.InFlightCall(thread: thread.slot, call: calls[operation])
+    }
+    let crash = outcome.records.first { $0.kind == .crash }
+    let stackRecords = outcome.records.filter { $0.kind == .stack }
+    let symbolizer = Symbolizer()
+    let stack = crash.map { symbolizer.symbolize($0.frames, firstFrameIsFault: true) }
+    let stacks =
+      outcome.hung ? symbolizer.symbolize(stackRecords.map(\.frames), firstFrameIsFault: true) : []
+    let kind: CrashEvidence.Kind
+    var detail: String?
+    var signalName: String?
+    switch outcome.termination {
+    case _ where outcome.hung:
+      kind = .hang
+    case .signaled(let signal):
+      kind = .crash
+      signalName = crash?.signalName ?? "signal \(signal)"
+    case .exited(let status):
+      kind = .exit
+      let text = String(decoding: outcome.rawMessages.prefix(200), as: UTF8.self)
+      detail =
+        "exited with status \(status) before reporting"
+        + (text.isEmpty ? "" : "; it wrote: \(text)")
+    }
+    return CrashEvidence(
+      kind: kind, signal: signalName,
+      message: stack?.failureMessage ?? Self.fatalErrorMessage(in: outcome.standardError),
+      runnerThread: crash?.slot, threadName: crash?.threadName,
+      invocation: outcome.snapshot.invocation, inFlight: inFlight,
+      stack: stack?.render() ?? "(no stack was received)",
+      threadStacks: zip(stackRecords, stacks).map { record, stack in
+        "thread \(record.threadName) (tid \(record.threadID)):\n" + stack.render()
+      },
+      functions: stack?.frames.compactMap(\.function) ?? [], detail: detail,
+      standardError: Self.userMessages(in: outcome.standardError))
+  }
+
+  /// The message of the runtime's last "Fatal error: …" line, which debug builds print before they trap.
+  ///
+  /// Release builds print nothing; there the message is the inlined `Swift runtime failure`
+  /// frame the symbolizer finds.
+  static func fatalErrorMessage(in standardError: String) -> String? {
+    guard
+      let line = standardError.split(separator: "\n").last(where: { $0.contains("Fatal error: ") }),
+      let range = line.range(of: "Fatal error: ")
+    else { return nil }
+    let message = line[range.upperBound...].trimmingCharacters(in: .whitespaces)
+    return message.isEmpty ? nil : message
+  }
+
+  /// What the child wrote to standard error before the runtime's own stack dump, which the report replaces.
+  static func userMessages(in standardError: String) -> String? {
+    let before = standardError.components(separatedBy: "Current stack trace:").first ?? ""
+    let trimmed = String(before.suffix(2_000)).trimmingCharacters(in: .whitespacesAndNewlines)
+    return trimmed.isEmpty ? nil : trimmed
+  }
+
+  /// Whether `scenario` crashes with its threads run one after another, in a fresh child; nil when that cannot be told.
+  private func crashesWhenRunInTurn(_ scenario: Scenario) -> Bool? {
+    let inTurn = Scenario(
+      initial: scenario.initial + scenario.parallel.flatMap { $0 }, post: scenario.post)
+    guard let outcome = runScenario(inTurn), !outcome.hung else { return nil }
+    return outcome.termination != .exited(0)
+  }
+}

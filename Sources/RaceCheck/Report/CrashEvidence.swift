@@ -1,0 +1,45 @@
+/// What racecheck saw of a crash, a hang or an early exit of the isolated child running the code under test.
+public struct CrashEvidence: Sendable, Codable {
+  /// How the child ended.
+  public enum Kind: String, Sendable, Codable {
+    /// A signal killed it (a Swift trap is SIGILL, a bad access SIGSEGV).
+    case crash
+    /// An invocation did not finish before its deadline; racecheck killed it.
+    case hang
+    /// It exited, or stopped talking, before it reported.
+    case exit
+  }
+
+  /// A call a thread had started and not finished when the child died.
+  public struct InFlightCall: Sendable, Codable, Hashable {
+    /// The runner thread making it.
+    public var thread: Int
+    /// The call.
+    public var call: Scenario.Call
+  }
+
+  /// How the child ended.
+  public var kind: Kind
+  /// The signal's name, such as `SIGILL`, for a crash.
+  public var signal: String?
+  /// The runtime's failure message, such as "Index out of range", when the stack carries one.
+  public var message: String?
+  /// The crashing thread: a runner thread's number, or nil for a thread racecheck did not start.
+  public var runnerThread: Int?
+  /// The crashing thread's name, as the kernel knows it.
+  public var threadName: String?
+  /// The invocation of the scenario that was running, counted from 0.
+  public var invocation: Int?
+  /// The calls in flight when the child died.
+  public var inFlight: [InFlightCall]
+  /// The crashing thread's stack, symbolized, user frames first and runtime frames folded.
+  public var stack: String
+  /// For a hang, every thread's stack.
+  public var threadStacks: [String]
+  /// The names of every function on the crashing thread's stack, innermost first.
+  public var functions: [String]
+  /// What the child's exit looked like when it did not crash: its status, or what it wrote instead of a report.
+  public var detail: String?
+  /// The end of what the child wrote to standard error, such as the runtime's own messages.
+  public var standardError: String?
+}
