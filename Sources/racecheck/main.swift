@@ -4,4 +4,8 @@ import RaceCheck
 CommandLineDriver.main(
   targets: Catalogue.targets + Catalogue.isolatedTargets,
   benchmarks: BenchmarkPlan(
-    throughputTarget: "LockedCounter", firstFailureTargets: ["LockArray", "AtomicCounter"]))
+    throughputTarget: "LockedCounter", firstFailureTargets: ["LockArray", "AtomicCounter"],
+    isolatedFirstFailureTargets: [
+      "NSSafeMutableArray", "NSSafeMutableArrayWrites", "ReentrantSyncArray",
+    ],
+    crashingTarget: "ReentrantSyncArray"))

@@ -6,14 +6,21 @@ public struct BenchmarkPlan: Sendable {
   public var firstFailureTargets: [String]
   /// The seeds each time to first failure is measured with; the median is reported.
   public var seeds: [UInt64]
+  /// The targets whose median time to first failure is measured in an isolated child, because they crash.
+  public var isolatedFirstFailureTargets: [String]
+  /// A target that crashes on its first operation, for the cost of handling a crash; nil to skip it.
+  public var crashingTarget: String?
 
   /// Creates a plan.
   public init(
-    throughputTarget: String, firstFailureTargets: [String], seeds: [UInt64] = Array(1...9)
+    throughputTarget: String, firstFailureTargets: [String], seeds: [UInt64] = Array(1...9),
+    isolatedFirstFailureTargets: [String] = [], crashingTarget: String? = nil
   ) {
     self.throughputTarget = throughputTarget
     self.firstFailureTargets = firstFailureTargets
     self.seeds = seeds
+    self.isolatedFirstFailureTargets = isolatedFirstFailureTargets
+    self.crashingTarget = crashingTarget
   }
 }
 
@@ -51,8 +58,9 @@ public enum Benchmarks {
   /// Measures everything in `plan`, calling `progress` with each result as it comes.
   ///
   /// - Parameter seconds: How long each throughput figure is measured for.
+  /// - Parameter workerExecutable: The program isolated figures start as a worker; nil skips them.
   public static func run(
-    _ plan: BenchmarkPlan, targets: [Target], seconds: Double,
+    _ plan: BenchmarkPlan, targets: [Target], seconds: Double, workerExecutable: String? = nil,
     progress: (BenchmarkResult) -> Void = { _ in }
   ) throws(Error) -> [BenchmarkResult] {
     func target(_ name: String) throws(Error) -> Target {
@@ -102,6 +110,55 @@ public enum Benchmarks {
           name: "first-failure-found/\(name)", value: Double(times.count),
           unit: "of \(plan.seeds.count) seeds"))
     }
+    guard let workerExecutable else { return results }
+    func isolated(_ target: Target, _ configuration: Configuration) -> CheckReport {
+      var check = IsolatedCheck(target: target, configuration: configuration)
+      check.executable = workerExecutable
+      return check.run()
+    }
+    // A child that runs one invocation of a passing target costs what starting a child costs.
+    var starts: [Double] = []
+    for _ in 0..<10 {
+      let report = isolated(
+        throughput,
+        Configuration(seed: 1, scenarios: 1, invocations: 1, reproDirectory: "/dev/null"))
+      starts.append(report.seconds * 1000)
+    }
+    record(BenchmarkResult(name: "child-start-ms", value: median(starts), unit: "ms"))
+    if let name = plan.crashingTarget {
+      let crashing = try target(name)
+      let started = MonotonicClock.now()
+      var crashes = 0
+      while Double(MonotonicClock.now() - started) / 1e9 < seconds {
+        let report = isolated(
+          crashing, Configuration(seed: 1, minimizes: false, reproDirectory: "/dev/null"))
+        if report.failure?.kind == .crash { crashes += 1 }
+      }
+      let elapsed = Double(MonotonicClock.now() - started) / 1e9
+      record(
+        BenchmarkResult(
+          name: "crashes-handled-per-second/\(name)",
+          value: (Double(crashes) / elapsed * 10).rounded() / 10,
+          unit: "crashes/s"))
+    }
+    for name in plan.isolatedFirstFailureTargets {
+      let crashing = try target(name)
+      var times: [Double] = []
+      for seed in plan.seeds {
+        let report = isolated(
+          crashing, Configuration(seed: seed, minimizes: false, reproDirectory: "/dev/null"))
+        if report.failure != nil { times.append(report.seconds * 1000) }
+      }
+      record(
+        BenchmarkResult(
+          name: "isolated-first-failure-median-ms/\(name)", value: median(times), unit: "ms"))
+    }
     return results
+  }
+
+  /// The median of `values`, rounded to thousandths; infinity when there are none.
+  static func median(_ values: [Double]) -> Double {
+    guard !values.isEmpty else { return .infinity }
+    return (values.sorted()[values.count / 2] * 1000).rounded() / 1000
   }
 }

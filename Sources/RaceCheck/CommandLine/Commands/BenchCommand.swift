@@ -23,7 +23,10 @@ enum BenchCommand {
     guard let plan = context.driver.benchmarks else { throw .noBenchmarkPlan }
     let results: [BenchmarkResult]
     do {
-      results = try Benchmarks.run(plan, targets: context.driver.targets, seconds: seconds) {
+      results = try Benchmarks.run(
+        plan, targets: context.driver.targets, seconds: seconds,
+        workerExecutable: context.driver.workerExecutable
+      ) {
         result in
         context.printError("bench: \(result.name) \(PlainNumber.text(result.value)) \(result.unit)")
       }
