@@ -17,7 +17,7 @@ struct CrashDiagnoser {
 
   func diagnose() -> Diagnosis {
     syncOnCurrentQueue() ?? unsignedUnderflow() ?? uncheckedAsyncWrite() ?? escapedLiveStorage()
-      ?? dataRace()
+      ?? corruptedOnDispatchWorker() ?? dataRace()
       ?? Diagnosis(
         .unclassified,
         evidence: "the child \(evidence.kind == .hang ? "hung" : "crashed")"
@@ -76,15 +76,15 @@ struct CrashDiagnoser {
     return nil
   }
 
-  /// A read crashed walking a Foundation collection outside any queue while another thread wrote to it.
+  /// A read crashed walking an enumerator outside any queue while another thread wrote to the storage under it.
   ///
-  /// The collection was handed out by an earlier call: a copy would not be shared, so the
-  /// crash shows that the wrapper returned its live storage or an enumerator over it.
+  /// The enumerator was handed out by the call and read after it left the wrapper's
+  /// queue: an enumerator over a copy would not crash, so the crash shows that it walks
+  /// the live storage.
   private func escapedLiveStorage() -> Diagnosis? {
-    let collections = ["NSEnumerator", "NSArray", "NSMutableArray"]
     guard evidence.kind == .crash, evidence.runnerThread != nil, let call = crashingCall,
       call.operation == "snapshot",
-      evidence.functions.contains(where: { name in collections.contains { name.contains($0) } }),
+      evidence.functions.contains(where: { $0.contains("nextObject") }),
       !evidence.functions.contains(where: {
         $0.contains("_dispatch_") || $0.contains("DispatchQueue")
       }),
@@ -96,6 +96,23 @@ struct CrashDiagnoser {
         "\(call) crashed reading, outside the queue, the storage the wrapper handed out while another thread "
         + "wrote to it: the operation returns the live internal storage (or an enumerator over it), not a copy"
     )
+  }
+
+  /// A block on a dispatch worker died of memory corruption, not of a Swift trap.
+  ///
+  /// A Swift trap is SIGILL; SIGSEGV, SIGBUS or SIGABRT from the allocator mean the block
+  /// used memory that another thread freed or changed under it: blocks of one queue, or a
+  /// block and a caller, ran at the same time on the same state.
+  private func corruptedOnDispatchWorker() -> Diagnosis? {
+    guard evidence.kind == .crash, evidence.runnerThread == nil,
+      let signal = evidence.signal, ["SIGSEGV", "SIGBUS", "SIGABRT"].contains(signal)
+    else { return nil }
+    return Diagnosis(
+      .dataRace,
+      evidence:
+        "a block on \(evidence.threadName.map { "'\($0)'" } ?? "a dispatch worker") died of \(signal), memory "
+        + "corruption rather than a Swift trap: it ran at the same time as other code on the same state, "
+        + "which the queue it was submitted to does not prevent")
   }
 
   /// A crash in the parallel part that does not happen when the threads run one after another.
