@@ -95,17 +95,3 @@ public final class SynchronizedArray: @unchecked Sendable {
     }
   }
 }
-
-/// Whether two objects are equal as `isEqual:` says: `==` for one `Equatable` type, else identity.
-private func isEqual(_ lhs: AnyObject, _ rhs: AnyObject) -> Bool {
-  guard let lhs = lhs as? any Equatable else { return lhs === rhs }
-  return lhs.isEqual(to: rhs)
-}
-
-extension Equatable {
-  /// Whether `other` is of this type and equal to `self`.
-  fileprivate func isEqual(to other: Any) -> Bool {
-    guard let other = other as? Self else { return false }
-    return self == other
-  }
-}
