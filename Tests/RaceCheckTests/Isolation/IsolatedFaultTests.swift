@@ -1,0 +1,63 @@
+import Fixtures
+import Foundation
+import RaceCheck
+import Testing
+
+extension RaceCheckTestSuite {
+  /// Children that misbehave — killed, exiting early, writing garbage, hanging — are each reported as what they are.
+  ///
+  /// Each test starts a small shell script in the worker's place, so the fault is certain.
+  @Suite struct IsolatedFaultTests {
+    @Test func childKilledBySIGKILLIsReportedAsACrashWithItsSignal() throws {
+      let report = try check(withWorker: "kill -9 $$")
+      let crash = try #require(report.failure?.crash, "\(report)")
+      #expect(crash.kind == .crash)
+      #expect(crash.signal == "signal 9")
+    }
+
+    @Test func childThatExitsEarlyIsReportedWithItsStatus() throws {
+      let report = try check(withWorker: "exit 3")
+      let crash = try #require(report.failure?.crash, "\(report)")
+      #expect(crash.kind == .exit)
+      #expect(crash.detail?.contains("exited with status 3") == true, "\(report)")
+    }
+
+    @Test func childThatWritesGarbageInsteadOfAReportIsReportedWithWhatItWrote() throws {
+      let report = try check(withWorker: "echo 'not a report' >&3; exit 0")
+      let crash = try #require(report.failure?.crash, "\(report)")
+      #expect(crash.kind == .exit)
+      #expect(crash.detail?.contains("not a report") == true, "\(report)")
+    }
+
+    @Test func childThatMakesNoProgressIsReportedAsAHang() throws {
+      let started = ContinuousClock.now
+      let report = try check(withWorker: "exec sleep 60", invocationTimeout: 0.5)
+      let crash = try #require(report.failure?.crash, "\(report)")
+      #expect(crash.kind == .hang)
+      #expect(report.failure?.kind == .hang)
+      #expect(ContinuousClock.now - started < .seconds(30), "the parent waited for the hung child")
+    }
+
+    @Test func childStandardErrorIsKeptInTheReport() throws {
+      let report = try check(withWorker: "echo 'the code under test complained' >&2; exit 5")
+      let crash = try #require(report.failure?.crash, "\(report)")
+      #expect(crash.standardError?.contains("the code under test complained") == true, "\(report)")
+    }
+
+    /// Runs an isolated check whose child is a shell script with `body`, instead of a racecheck worker.
+    private func check(withWorker body: String, invocationTimeout: Double = 10) throws
+      -> CheckReport
+    {
+      let script = FileManager.default.temporaryDirectory
+        .appendingPathComponent("racecheck-fake-worker-\(UUID().uuidString).sh")
+      try "#!/bin/sh\n\(body)\n".write(to: script, atomically: true, encoding: .utf8)
+      defer { try? FileManager.default.removeItem(at: script) }
+      try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+      let target = try #require(Catalogue.targets.first { $0.name == "LockedCounter" })
+      var check = IsolatedCheck(target: target, configuration: Configuration.demo(seed: 1))
+      check.executable = script.path
+      check.invocationTimeout = invocationTimeout
+      return check.run()
+    }
+  }
+}
