@@ -54,7 +54,8 @@ struct CrashDiagnoser {
   /// A trap on a thread racecheck did not start, after a write with an invalid index returned.
   private func uncheckedAsyncWrite() -> Diagnosis? {
     guard evidence.runnerThread == nil, evidence.kind == .crash else { return nil }
-    let prefix = sequentialPrefix(before: crashPoint ?? scenario.size)
+    // The call in flight counts too: its block may already have run before `async` returned.
+    let prefix = sequentialPrefix(before: crashPoint.map { $0 + 1 } ?? scenario.size)
     for (position, call) in prefix.enumerated() where Self.indexedWrites.contains(call.operation) {
       guard let elements = arrayAfter(Array(prefix[..<position])),
         let index = (call.operation == "replace" ? call.arguments.first : call.arguments.last)?
