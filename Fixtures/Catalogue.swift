@@ -39,18 +39,28 @@ public enum Catalogue {
   /// The fixtures' targets, in catalogue order, for the command line.
   public static var targets: [Target] { fixtures.map(\.target) }
 
-  /// The targets of ``isolatedFixtures`` for `racecheck run`, with their expectations left out.
+  /// The targets of ``isolatedFixtures``, for the command line, which checks them in an isolated child.
   ///
-  /// Their diagnoses do not yet hold for every seed, so `racecheck demo`, which checks
-  /// every target that has an expectation, leaves them out; each fixture still records the
-  /// verdict it must reach.
+  /// A row in ``rowsNotYetReached`` keeps its fixture's expectation out of its target, so that
+  /// `racecheck demo`, which checks every target that has an expectation, leaves it out.
   public static var isolatedTargets: [Target] {
     isolatedFixtures.map { fixture in
       var target = fixture.target
-      target.expectation = nil
+      if rowsNotYetReached.contains(fixture.row) { target.expectation = nil }
       return target
     }
   }
+
+  /// The rows whose verdict a stress run does not reach for every seed within the demo's budget.
+  ///
+  /// Row 14's torn read needs a read to land inside a write of a few instructions: about one
+  /// invocation in 100,000 here, found on 2 of 5 seeds in 30 seconds. Rows 5, 19 and 21 are
+  /// found every time, but on about one seed in five their crash stays `unclassified` (the
+  /// same scenario also crashes with its threads run in turn, so the race cannot be shown
+  /// from the crash alone). Row 2 is named on about 27 runs in 28; on the others the writer,
+  /// not the reader, crashes, and only the family name `data-race` is shown. The
+  /// deterministic schedule mode is the way to name them every time.
+  public static let rowsNotYetReached: Set<Int> = [2, 5, 14, 19, 21]
 
   /// The fixtures whose code crashes or hangs the process that checks it; they run only in an isolated child.
   public static let isolatedFixtures: [Fixture] = [
