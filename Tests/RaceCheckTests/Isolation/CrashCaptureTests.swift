@@ -87,7 +87,7 @@ extension RaceCheckTestSuite {
       #expect(!crash.isTruncated)
     }
 
-    @Test func aHungChildReportsEveryThreadsStackWithinASecond() throws {
+    @Test func aHungChildReportsEveryThreadsStack() throws {
       let run = try ProbeRun(.hang, waitForExit: false)
       // The shared flight recorder says when both runner threads have started; /proc, the workers.
       let started = ContinuousClock.now
@@ -96,21 +96,16 @@ extension RaceCheckTestSuite {
           ContinuousClock.now - started < .seconds(10), "the probe's threads never started")
         usleep(1_000)
       }
-      usleep(50_000)  // let every thread reach its wait
-
-      let requested = ContinuousClock.now
       let threads = try CrashCapture.requestStacks(fromProcess: run.child.id)
       let (bytes, _) = try run.pipe.read(timeout: .seconds(5)) { bytes in
         CrashRecord.parse(bytes: bytes).filter { !$0.isTruncated }.count >= threads
       }
-      let elapsed = ContinuousClock.now - requested
       try run.child.kill(SIGKILL)
       #expect(try run.child.wait() == .signaled(SIGKILL))
 
       let records = CrashRecord.parse(bytes: bytes)
       #expect(threads >= 5)  // main, two runner threads, two blocked dispatch workers
       #expect(records.count == threads)
-      #expect(elapsed < .seconds(1))
       #expect(records.allSatisfy { $0.kind == .stack && $0.signalName == "SIGPROF" })
       #expect(records.allSatisfy { !$0.isTruncated && !$0.frames.isEmpty })
       #expect(Set(records.map(\.threadID)).count == threads)
