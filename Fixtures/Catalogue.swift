@@ -58,9 +58,11 @@ public enum Catalogue {
   /// found every time, but on about one seed in five their crash stays `unclassified` (the
   /// same scenario also crashes with its threads run in turn, so the race cannot be shown
   /// from the crash alone). Row 2 is named on about 27 runs in 28; on the others the writer,
-  /// not the reader, crashes, and only the family name `data-race` is shown. The
-  /// deterministic schedule mode is the way to name them every time.
-  public static let rowsNotYetReached: Set<Int> = [2, 5, 14, 19, 21]
+  /// not the reader, crashes, and only the family name `data-race` is shown. Row 8 is named
+  /// on about 35 runs in 36; on the others its crash shrinks to a scenario where the invalid
+  /// write is in the parallel part, where the model's state is not known. The deterministic
+  /// schedule mode is the way to name them every time.
+  public static let rowsNotYetReached: Set<Int> = [2, 5, 8, 14, 19, 21]
 
   /// The fixtures whose code crashes or hangs the process that checks it; they run only in an isolated child.
   public static let isolatedFixtures: [Fixture] = [
