@@ -8,20 +8,20 @@
 package enum Console {
   /// Writes `text` and a newline to standard output.
   package static func print(_ text: String) {
-    write(text + "\n", to: STDOUT_FILENO)
+    writeAll(text + "\n", to: STDOUT_FILENO)
   }
 
   /// Writes `text` and a newline to standard error.
   package static func printError(_ text: String) {
-    write(text + "\n", to: STDERR_FILENO)
+    writeAll(text + "\n", to: STDERR_FILENO)
   }
 
-  private static func write(_ text: String, to descriptor: Int32) {
+  private static func writeAll(_ text: String, to descriptor: Int32) {
     var text = text
     text.withUTF8 { bytes in
       var offset = 0
       while offset < bytes.count {
-        let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+        let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
         if written <= 0 { return }
         offset += written
       }
