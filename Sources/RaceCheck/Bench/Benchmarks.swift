@@ -99,12 +99,8 @@ public enum Benchmarks {
           Configuration(seed: seed, minimizes: false, reproDirectory: "/dev/null"))
         if let found = report.failure?.secondsToFind { times.append(found * 1000) }
       }
-      times.sort()
       record(
-        BenchmarkResult(
-          name: "first-failure-median-ms/\(name)",
-          value: times.isEmpty ? .infinity : (times[times.count / 2] * 1000).rounded() / 1000,
-          unit: "ms"))
+        BenchmarkResult(name: "first-failure-median-ms/\(name)", value: median(times), unit: "ms"))
       record(
         BenchmarkResult(
           name: "first-failure-found/\(name)", value: Double(times.count),

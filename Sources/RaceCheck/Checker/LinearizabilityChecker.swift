@@ -106,10 +106,6 @@ struct Bitset: Hashable {
   mutating func remove(_ member: Int) {
     words[member >> 6] &= ~(1 << UInt64(member & 63))
   }
-
-  func contains(_ member: Int) -> Bool {
-    words[member >> 6] & (1 << UInt64(member & 63)) != 0
-  }
 }
 
 /// The call and return events of a history as a doubly linked list that supports lifting and relinking an operation.

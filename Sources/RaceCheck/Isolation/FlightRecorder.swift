@@ -130,11 +130,6 @@ package final class FlightRecorder: @unchecked Sendable {
       }
     }
 
-    /// The state of the slot whose registered thread is `threadID`, if any.
-    package func thread(withID threadID: Int32) -> ThreadState? {
-      threads.first { $0.threadID == threadID }
-    }
-
     /// The state of slot `slot`, if it has a thread or an operation.
     package func thread(inSlot slot: Int) -> ThreadState? {
       threads.first { $0.slot == slot }

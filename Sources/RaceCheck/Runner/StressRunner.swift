@@ -198,14 +198,18 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
   }
 
   /// Whether two threads of the parallel part were running at the same time: their first call came before the other's last return.
+  ///
+  /// It runs once per invocation, so it reads the record in place rather than building spans.
   static func threadsOverlapped(_ record: InvocationRecord, _ columnRanges: [Range<Int>]) -> Bool {
-    let spans = columnRanges.filter { !$0.isEmpty }.map {
-      (start: record.callTimes[$0.lowerBound], end: record.returnTimes[$0.upperBound - 1])
-    }
-    for (index, first) in spans.enumerated() {
-      for second in spans[(index + 1)...] where first.start < second.end && second.start < first.end
-      {
-        return true
+    for (index, first) in columnRanges.enumerated() where !first.isEmpty {
+      let firstStart = record.callTimes[first.lowerBound]
+      let firstEnd = record.returnTimes[first.upperBound - 1]
+      for second in columnRanges[(index + 1)...] where !second.isEmpty {
+        if firstStart < record.returnTimes[second.upperBound - 1]
+          && record.callTimes[second.lowerBound] < firstEnd
+        {
+          return true
+        }
       }
     }
     return false
