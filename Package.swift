@@ -5,6 +5,7 @@ let package = Package(
   name: "racecheck",
   products: [
     .library(name: "RaceCheck", targets: ["RaceCheck"]),
+    .library(name: "RaceCheckSync", targets: ["RaceCheckSync"]),
     .executable(name: "racecheck", targets: ["racecheck"]),
   ],
   targets: [
@@ -14,8 +15,9 @@ let package = Package(
     .target(
       name: "CRaceCheckSupport", dependencies: ["CUnwind"], path: "Sources/CRaceCheckSupport",
       cSettings: [.define("_GNU_SOURCE")]),
-    .target(name: "RaceCheck", dependencies: ["CRaceCheckSupport"]),
-    .target(name: "Fixtures", dependencies: ["RaceCheck"], path: "Fixtures"),
+    .target(name: "RaceCheckSync"),
+    .target(name: "RaceCheck", dependencies: ["CRaceCheckSupport", "RaceCheckSync"]),
+    .target(name: "Fixtures", dependencies: ["RaceCheck", "RaceCheckSync"], path: "Fixtures"),
     .executableTarget(name: "racecheck", dependencies: ["RaceCheck", "Fixtures"]),
     .executableTarget(name: "racecheck-probe", dependencies: ["RaceCheck"]),
     .testTarget(name: "RaceCheckTests", dependencies: ["RaceCheck", "Fixtures"]),

@@ -7,8 +7,12 @@
 // Port notes: the post's `count` is an `atomic` property; its getter and setter each take a
 // private `NSLock`, separately, as the synthesized accessors each take the property's lock.
 // `increment()` is the loop body of `competition`.
+// Schedule mode: the queue is a `SyncQueue`, the lock a `SyncLock` and the stored state a
+// `SyncCell` (RaceCheckSync), the change a user makes so that racecheck can schedule the class;
+// with no scheduler installed they forward to Dispatch and Foundation, so stress mode is unchanged.
 
 import Foundation
+import RaceCheckSync
 
 /// A counter with an atomic `count` property whose `increment()` is `count = count + 1`.
 ///
@@ -18,8 +22,12 @@ import Foundation
 /// counter.count        // 1
 /// ```
 public final class AtomicCounter: @unchecked Sendable {
-  private var _count = 0
-  private let lock = NSLock()
+  private let _countCell = SyncCell<Int>(0, name: "_count")
+  private var _count: Int {
+    get { _countCell.value }
+    set { _countCell.value = newValue }
+  }
+  private let lock = SyncLock()
 
   /// Creates a counter at zero.
   public init() {}

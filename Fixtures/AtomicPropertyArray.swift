@@ -8,9 +8,15 @@
 // Port notes: the post declares the property on a view controller; the port gives it a class of
 // its own, so that a check can make one per invocation. The getter and setter each take a
 // private `NSLock`, as the synthesized atomic accessors take the property's lock. The property
-// keeps the post's spelling, `tempAarray`, and starts as the empty array line 397 assigns.
+// keeps the post's spelling, `tempAarray`, and starts as the empty array line 397 assigns. The
+// `NSMutableArray` becomes `SharedMutableArray`, its storage a `SyncCell`, so that schedule mode
+// sees the unlocked appends.
+// Schedule mode: the queue is a `SyncQueue`, the lock a `SyncLock` and the stored state a
+// `SyncCell` (RaceCheckSync), the change a user makes so that racecheck can schedule the class;
+// with no scheduler installed they forward to Dispatch and Foundation, so stress mode is unchanged.
 
 import Foundation
+import RaceCheckSync
 
 /// An atomic property holding a mutable array: the reference is locked, the array is not.
 ///
@@ -20,15 +26,41 @@ import Foundation
 /// holder.tempAarray.count                   // 1
 /// ```
 public final class AtomicPropertyArray: @unchecked Sendable {
-  private var _tempAarray = NSMutableArray()
-  private let lock = NSLock()
+  private let _tempAarrayCell = SyncCell(SharedMutableArray(), name: "_tempAarray")
+  private let lock = SyncLock()
 
   /// Creates the holder with an empty array, as the post's `[[NSMutableArray alloc] init]`.
   public init() {}
 
   /// The array; reading and setting the reference are each atomic, using the array is not (row 19).
-  public var tempAarray: NSMutableArray {
-    get { lock.withLock { _tempAarray } }
-    set { lock.withLock { _tempAarray = newValue } }
+  public var tempAarray: SharedMutableArray {
+    get { lock.withLock { _tempAarrayCell.value } }
+    set { lock.withLock { _tempAarrayCell.value = newValue } }
+  }
+}
+
+/// `NSMutableArray`'s `add` and `count` over a `SyncCell`, so that a checker sees its reads and writes.
+///
+/// ```swift
+/// let array = SharedMutableArray()
+/// array.add(Token.interned(1))  // a read and a write of the storage, with no lock
+/// ```
+public final class SharedMutableArray: Sequence, @unchecked Sendable {
+  private let storage = SyncCell<[AnyObject]>([], name: "tempAarray.storage")
+
+  /// Creates an empty array.
+  public init() {}
+
+  /// The number of elements.
+  public var count: Int { storage.value.count }
+
+  /// Appends `anObject`: a read of the storage, then a write.
+  public func add(_ anObject: AnyObject) {
+    storage.value.append(anObject)
+  }
+
+  /// Iterates over a copy of the elements, first to last.
+  public func makeIterator() -> IndexingIterator<[AnyObject]> {
+    storage.value.makeIterator()
   }
 }

@@ -8,10 +8,14 @@
 // returned.
 //
 // Port notes: `PhotoManager`'s code with `concurrentPhotoQueue` replaced by
-// `DispatchQueue.global()`; the post shows the class only with its custom queue. A photo is an
+// `SyncQueue.global()`; the post shows the class only with its custom queue. A photo is an
 // `Int`, and the notification `addPhoto` posts on the main queue is dropped, as in `PhotoManager`.
+// Schedule mode: the queue is a `SyncQueue`, the lock a `SyncLock` and the stored state a
+// `SyncCell` (RaceCheckSync), the change a user makes so that racecheck can schedule the class;
+// with no scheduler installed they forward to Dispatch and Foundation, so stress mode is unchanged.
 
 import Foundation
+import RaceCheckSync
 
 /// `PhotoManager` with its barriers on the global queue, where they are not barriers.
 ///
@@ -24,9 +28,13 @@ public final class GlobalQueueBarrierArray: @unchecked Sendable {
   /// A photo, reduced to a number.
   public typealias Photo = Int
 
-  private var _photos: [Photo] = []
+  private let _photosCell = SyncCell<[Photo]>([], name: "_photos")
+  private var _photos: [Photo] {
+    get { _photosCell.value }
+    set { _photosCell.value = newValue }
+  }
   // The queue the post warns against: GCD ignores barriers on global queues.
-  private let globalQueue = DispatchQueue.global()
+  private let globalQueue = SyncQueue.global()
 
   /// Creates a manager with no photos, on the shared global queue.
   public init() {}

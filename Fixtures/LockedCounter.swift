@@ -2,8 +2,12 @@
 // (shared/seeds/003_a0c80f8d14c390a6.txt).
 // Original: none; the post explains the lost update (lines 29-45) but shows no fix.
 // No bug (row 17): `increment()` reads and writes the count inside one critical section.
+// Schedule mode: the queue is a `SyncQueue`, the lock a `SyncLock` and the stored state a
+// `SyncCell` (RaceCheckSync), the change a user makes so that racecheck can schedule the class;
+// with no scheduler installed they forward to Dispatch and Foundation, so stress mode is unchanged.
 
 import Foundation
+import RaceCheckSync
 
 /// A counter whose `increment()` reads and writes the count under one lock.
 ///
@@ -13,8 +17,12 @@ import Foundation
 /// counter.count        // 1
 /// ```
 public final class LockedCounter: @unchecked Sendable {
-  private var _count = 0
-  private let lock = NSLock()
+  private let _countCell = SyncCell<Int>(0, name: "_count")
+  private var _count: Int {
+    get { _countCell.value }
+    set { _countCell.value = newValue }
+  }
+  private let lock = SyncLock()
 
   /// Creates a counter at zero.
   public init() {}

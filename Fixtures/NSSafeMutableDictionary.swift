@@ -6,8 +6,12 @@
 //
 // Port notes: keys are `String`s. Values are objects, `Sendable` because Swift 6 requires it of
 // what crosses to a dispatch worker.
+// Schedule mode: the queue is a `SyncQueue`, the lock a `SyncLock` and the stored state a
+// `SyncCell` (RaceCheckSync), the change a user makes so that racecheck can schedule the class;
+// with no scheduler installed they forward to Dispatch and Foundation, so stress mode is unchanged.
 
 import Foundation
+import RaceCheckSync
 
 /// The dictionary wrapper of post 001: reads run `sync`, writes are barriers on a concurrent queue.
 ///
@@ -17,8 +21,12 @@ import Foundation
 /// dictionary.objectForKey("a")  // Token(1)
 /// ```
 public final class NSSafeMutableDictionary: @unchecked Sendable {
-  private var dictionary: [String: AnyObject] = [:]
-  private let readWriteQuene = DispatchQueue(label: "com.liwb.quene", attributes: .concurrent)
+  private let dictionaryCell = SyncCell<[String: AnyObject]>([:], name: "dictionary")
+  private var dictionary: [String: AnyObject] {
+    get { dictionaryCell.value }
+    set { dictionaryCell.value = newValue }
+  }
+  private let readWriteQuene = SyncQueue(label: "com.liwb.quene", attributes: .concurrent)
 
   /// Creates an empty dictionary with its own concurrent queue.
   public init() {}

@@ -6,8 +6,12 @@
 // and fixes it with a barrier, which `SomeStringConcurrentBarrier` ports.
 //
 // Port notes: none; the accessors map one to one.
+// Schedule mode: the queue is a `SyncQueue`, the lock a `SyncLock` and the stored state a
+// `SyncCell` (RaceCheckSync), the change a user makes so that racecheck can schedule the class;
+// with no scheduler installed they forward to Dispatch and Foundation, so stress mode is unchanged.
 
 import Foundation
+import RaceCheckSync
 
 /// A string property whose getter and setter both run `sync` on a concurrent queue, no barrier.
 ///
@@ -17,8 +21,12 @@ import Foundation
 /// box.someString  // "first value stored on the heap" from one thread; anything under a race
 /// ```
 public final class SomeStringConcurrentNoBarrier: @unchecked Sendable {
-  private var _someString: String?
-  private let syncQueue = DispatchQueue(label: "www.nnn.com", attributes: .concurrent)
+  private let _someStringCell = SyncCell<String?>(nil, name: "_someString")
+  private var _someString: String? {
+    get { _someStringCell.value }
+    set { _someStringCell.value = newValue }
+  }
+  private let syncQueue = SyncQueue(label: "www.nnn.com", attributes: .concurrent)
 
   /// Creates the object with no string and its own concurrent queue.
   public init() {}

@@ -4,8 +4,12 @@
 //
 // Port notes: the post shows the locking pattern on a `sunchronizedMethod`; here it guards the
 // `someString` accessors the post goes on to discuss.
+// Schedule mode: the queue is a `SyncQueue`, the lock a `SyncLock` and the stored state a
+// `SyncCell` (RaceCheckSync), the change a user makes so that racecheck can schedule the class;
+// with no scheduler installed they forward to Dispatch and Foundation, so stress mode is unchanged.
 
 import Foundation
+import RaceCheckSync
 
 /// A string property whose getter and setter each hold an `NSLock`.
 ///
@@ -15,8 +19,12 @@ import Foundation
 /// box.someString  // "first value stored on the heap"
 /// ```
 public final class SomeStringLocked: @unchecked Sendable {
-  private var _someString: String?
-  private let lock = NSLock()
+  private let _someStringCell = SyncCell<String?>(nil, name: "_someString")
+  private var _someString: String? {
+    get { _someStringCell.value }
+    set { _someStringCell.value = newValue }
+  }
+  private let lock = SyncLock()
 
   /// Creates the object with no string.
   public init() {}

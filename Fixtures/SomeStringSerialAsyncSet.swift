@@ -3,8 +3,12 @@
 // No bug (row 13): the getter runs `dispatch_sync` and the setter `dispatch_async` (line 65) on
 // one serial queue, which runs blocks in the order they were submitted: a read submitted after
 // a write's call returned queues behind that write and sees it.
+// Schedule mode: the queue is a `SyncQueue`, the lock a `SyncLock` and the stored state a
+// `SyncCell` (RaceCheckSync), the change a user makes so that racecheck can schedule the class;
+// with no scheduler installed they forward to Dispatch and Foundation, so stress mode is unchanged.
 
 import Foundation
+import RaceCheckSync
 
 /// A string property read `sync` and written `async` on one serial queue.
 ///
@@ -14,9 +18,13 @@ import Foundation
 /// box.someString  // "first value stored on the heap": the read queues behind the write
 /// ```
 public final class SomeStringSerialAsyncSet: @unchecked Sendable {
-  private var _someString: String?
+  private let _someStringCell = SyncCell<String?>(nil, name: "_someString")
+  private var _someString: String? {
+    get { _someStringCell.value }
+    set { _someStringCell.value = newValue }
+  }
   // `dispatch_queue_create("www.nnn.com", NULL)`: NULL means serial.
-  private let syncQueue = DispatchQueue(label: "www.nnn.com")
+  private let syncQueue = SyncQueue(label: "www.nnn.com")
 
   /// Creates the object with no string and its own serial queue.
   public init() {}

@@ -7,8 +7,12 @@
 // Port notes: the lock is an `NSLock`, as the catalogue allows; nothing here re-enters it, so
 // `@synchronized`'s recursion is not needed. `indexOfObject:` and `containsObject:` compare the
 // way `isEqual:` does: `==` for objects of one `Equatable` type, identity otherwise.
+// Schedule mode: the queue is a `SyncQueue`, the lock a `SyncLock` and the stored state a
+// `SyncCell` (RaceCheckSync), the change a user makes so that racecheck can schedule the class;
+// with no scheduler installed they forward to Dispatch and Foundation, so stress mode is unchanged.
 
 import Foundation
+import RaceCheckSync
 
 /// A mutable array of objects with every operation under one lock: post 001's `@synchronized` fix.
 ///
@@ -18,8 +22,12 @@ import Foundation
 /// array.indexOfObject(Token(value: 1))  // 0: compared by equality
 /// ```
 public final class SynchronizedArray: @unchecked Sendable {
-  private var array: [AnyObject] = []
-  private let lock = NSLock()
+  private let arrayCell = SyncCell<[AnyObject]>([], name: "array")
+  private var array: [AnyObject] {
+    get { arrayCell.value }
+    set { arrayCell.value = newValue }
+  }
+  private let lock = SyncLock()
 
   /// Creates an empty array.
   public init() {}

@@ -7,8 +7,12 @@
 // objects in a class, so that a check can make one per invocation and call it from its own
 // threads in place of the post's 1000 `dispatch_async` blocks. `count` and `objects` are the
 // port's: the post never reads the array back, but a check needs to see what the appends left.
+// Schedule mode: the queue is a `SyncQueue`, the lock a `SyncLock` and the stored state a
+// `SyncCell` (RaceCheckSync), the change a user makes so that racecheck can schedule the class;
+// with no scheduler installed they forward to Dispatch and Foundation, so stress mode is unchanged.
 
 import Foundation
+import RaceCheckSync
 
 /// A mutable array of objects with no synchronization: post 001's example of what crashes.
 ///
@@ -18,7 +22,11 @@ import Foundation
 /// array.count                         // 1
 /// ```
 public final class UnsafeArray: @unchecked Sendable {
-  private var array: [AnyObject] = []
+  private let arrayCell = SyncCell<[AnyObject]>([], name: "array")
+  private var array: [AnyObject] {
+    get { arrayCell.value }
+    set { arrayCell.value = newValue }
+  }
 
   /// Creates an empty array.
   public init() {}

@@ -2,7 +2,7 @@ import Fixtures
 import RaceCheck
 
 CommandLineDriver.main(
-  targets: Catalogue.targets + Catalogue.isolatedTargets,
+  targets: Catalogue.withScheduleExpectations(Catalogue.targets + Catalogue.isolatedTargets),
   benchmarks: BenchmarkPlan(
     throughputTarget: "LockedCounter", firstFailureTargets: ["LockArray", "AtomicCounter"],
     isolatedFirstFailureTargets: [

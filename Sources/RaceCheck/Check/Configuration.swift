@@ -49,6 +49,11 @@ public struct Configuration: Hashable, Sendable, Codable {
   public var minimizes: Bool
   /// The folder repro files are written to, or nil for `.racecheck/repro` in the current directory.
   public var reproDirectory: String?
+  /// How to explore schedules in the deterministic schedule mode, or nil for stress mode.
+  ///
+  /// Schedule mode controls only code that uses the `RaceCheckSync` primitives; `invocations`
+  /// is then unused and `schedule.schedulesPerScenario` is the budget of each scenario.
+  public var schedule: ScheduleSettings?
 
   /// Creates a configuration; every parameter has a default.
   public init(
@@ -58,7 +63,8 @@ public struct Configuration: Hashable, Sendable, Codable {
     invocations: Int = 1_000,
     timeLimit: Double? = nil,
     minimizes: Bool = true,
-    reproDirectory: String? = nil
+    reproDirectory: String? = nil,
+    schedule: ScheduleSettings? = nil
   ) {
     self.seed = seed
     self.shape = shape
@@ -67,6 +73,7 @@ public struct Configuration: Hashable, Sendable, Codable {
     self.timeLimit = timeLimit
     self.minimizes = minimizes
     self.reproDirectory = reproDirectory
+    self.schedule = schedule
   }
 
   /// The seed the run uses: the configured one, else one derived from `name` (FNV-1a).

@@ -2,7 +2,10 @@ import Foundation
 
 extension Spec: Checkable {
   public func check(_ configuration: Configuration) -> CheckReport {
-    StressCheck(spec: self, configuration: configuration).run()
+    if configuration.schedule != nil {
+      return ScheduleCheck(spec: self, configuration: configuration).run()
+    }
+    return StressCheck(spec: self, configuration: configuration).run()
   }
 
   public func replay(_ repro: Repro, invocations: Int) throws(ReproError) -> ReplayReport {

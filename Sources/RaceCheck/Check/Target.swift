@@ -11,6 +11,8 @@ public struct Target: Sendable {
   public var summary: String
   /// The verdict `racecheck demo` expects, or nil when none is known.
   public var expectation: Expectation?
+  /// The verdict `racecheck demo --mode schedule` expects, where schedule mode names more than ``expectation``; nil to use it.
+  public var scheduleExpectation: Expectation?
   /// The budget `racecheck demo` gives this target instead of ``Configuration/demo(seed:)``'s, for a bug that shows rarely.
   public var demoConfiguration: Configuration?
 

@@ -22,6 +22,7 @@ extension CheckReport: CustomStringConvertible {
 
   private func failureDescription(_ failure: FailureReport) -> String {
     if let crash = failure.crash { return crashDescription(failure, crash) }
+    if let trace = failure.trace { return scheduleDescription(failure, trace) }
     let results = failure.history.entries.map(\.result)
     var lines = [
       "racecheck: \(target) is not linearizable",
@@ -48,7 +49,7 @@ extension CheckReport: CustomStringConvertible {
     return lines.joined(separator: "\n")
   }
 
-  private func replayLines(_ failure: FailureReport) -> [String] {
+  func replayLines(_ failure: FailureReport) -> [String] {
     var lines: [String] = []
     if let replayCommand { lines.append("Replay: \(replayCommand)") }
     if let path = failure.reproPath {

@@ -39,6 +39,12 @@ public struct FailureReport: Sendable, Codable {
     case hang
     /// The isolated child exited or stopped talking before it reported.
     case exit
+    /// Schedule mode: two conflicting accesses to a shared cell that no primitive ordered.
+    case dataRace = "data-race"
+    /// Schedule mode: no controlled thread could go on.
+    case deadlock
+    /// Schedule mode: a schedule ran past its step bound, as a spin loop or livelock does.
+    case stepBound = "step-bound"
   }
 
   /// How the subject failed.
@@ -69,6 +75,12 @@ public struct FailureReport: Sendable, Codable {
   public var reproPath: String?
   /// Why the repro file could not be written, when it could not.
   public var reproError: String?
+  /// Schedule mode: the interleaving of the failing schedule, step by step.
+  public var trace: InterleavingTrace?
+  /// Schedule mode: the number of the failing schedule within its scenario.
+  public var scheduleIndex: Int?
+  /// Schedule mode: what the scheduler noticed besides the failure, such as a barrier on a serial queue.
+  public var findings: [Diagnosis]?
 }
 
 /// The checker's account of why a history has no linearization.

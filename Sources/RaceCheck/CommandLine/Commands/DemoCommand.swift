@@ -19,7 +19,7 @@ enum DemoCommand {
       .value("--repro-dir", "DIR", "Folder for repro files (default: .racecheck/repro)."),
       .flag("--no-isolation", "Check in this process: faster, but a crash ends the demo."),
       .flag("--json", "Print one JSON document instead of the table."),
-    ],
+    ] + ScheduleOptions.options,
     discussion: ["Exits 0 when every target meets its expectation, 1 otherwise."],
     execute: { parsed, context throws(UsageError) in try run(parsed, context) })
 
@@ -38,14 +38,19 @@ enum DemoCommand {
     let seeds = try parsed.seeds("--seeds")
     if seed != nil, seeds != nil { throw .conflictingOptions("--seed", "--seeds", command: "demo") }
     let seedList = seeds ?? [seed ?? defaultSeed]
-    var base = defaults
-    base.scenarios = try parsed.integer("--scenarios", atLeast: 1) ?? defaults.scenarios
-    base.invocations = try parsed.integer("--invocations", atLeast: 1) ?? defaults.invocations
+    let schedule = try ScheduleOptions.settings(from: parsed)
+    var base = schedule == nil ? defaults : Configuration.scheduleDemo(seed: defaultSeed)
+    base.schedule = schedule
+    base.scenarios = try parsed.integer("--scenarios", atLeast: 1) ?? base.scenarios
+    base.invocations = try parsed.integer("--invocations", atLeast: 1) ?? base.invocations
     base.timeLimit = try parsed.seconds("--time") ?? defaults.timeLimit
     base.reproDirectory = parsed.value("--repro-dir") ?? defaults.reproDirectory
     let json = parsed.flag("--json")
     let targets = context.driver.targets.compactMap { target in
-      target.expectation.map { (target: target, expectation: $0) }
+      // A target without a schedule expectation may not run under the scheduler at all (it may trap).
+      (schedule == nil ? target.expectation : target.scheduleExpectation).map {
+        (target: target, expectation: $0)
+      }
     }
     let showsSeed = seedList.count > 1
 
@@ -67,7 +72,7 @@ enum DemoCommand {
     for (target, expectation) in targets {
       for seed in seedList {
         var configuration = base
-        if let own = target.demoConfiguration, parsed.value("--scenarios") == nil,
+        if let own = target.demoConfiguration, schedule == nil, parsed.value("--scenarios") == nil,
           parsed.value("--invocations") == nil
         {
           configuration.scenarios = own.scenarios
@@ -77,7 +82,9 @@ enum DemoCommand {
         configuration.seed = seed
         let outcome = Outcome(
           target: target, expectation: expectation,
-          report: context.check(target, configuration, inProcess: parsed.flag("--no-isolation")))
+          // Schedule mode runs in this process: the scheduler turns deadlocks into reports.
+          report: context.check(
+            target, configuration, inProcess: parsed.flag("--no-isolation") || schedule != nil))
         outcomes.append(outcome)
         if !json { context.print(table.line(row(outcome, showsSeed: showsSeed))) }
       }

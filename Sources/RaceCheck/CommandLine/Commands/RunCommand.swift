@@ -25,10 +25,11 @@ enum RunCommand {
       .value("--repro-dir", "DIR", "Folder for repro files (default: .racecheck/repro)."),
       .flag("--no-isolation", "Check in this process: faster, but a crash ends racecheck."),
       .flag("--json", "Print one JSON document instead of the report."),
-    ],
+    ] + ScheduleOptions.options,
     discussion: [
       "Exits 0 when no failure is found, 1 when one is, and 78 when the spec is broken.",
       "A failure report ends with the command that runs the same check again.",
+      "Schedule mode replays exactly: the same seed and strategy give the same failing schedule and trace.",
     ],
     execute: { parsed, context throws(UsageError) in try run(parsed, context) })
 
@@ -37,7 +38,9 @@ enum RunCommand {
   {
     let target = try context.target(named: parsed.positionals[0])
     let configuration = try configuration(from: parsed)
-    var report = context.check(target, configuration, inProcess: parsed.flag("--no-isolation"))
+    var report = context.check(
+      target, configuration,
+      inProcess: parsed.flag("--no-isolation") || configuration.schedule != nil)
     report.replayCommand = replayCommand(
       programName: context.programName, target: target.name, seed: report.seed,
       configuration: configuration)
@@ -70,6 +73,7 @@ enum RunCommand {
     configuration.timeLimit = try parsed.seconds("--time")
     configuration.minimizes = !parsed.flag("--no-minimize")
     configuration.reproDirectory = parsed.value("--repro-dir")
+    configuration.schedule = try ScheduleOptions.settings(from: parsed)
     return configuration
   }
 
@@ -100,6 +104,7 @@ enum RunCommand {
     }
     if !configuration.minimizes { words.append("--no-minimize") }
     if let directory = configuration.reproDirectory { words += ["--repro-dir", directory] }
+    words += ScheduleOptions.words(configuration.schedule)
     return words.map(shellQuoted).joined(separator: " ")
   }
 

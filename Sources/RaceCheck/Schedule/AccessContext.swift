@@ -1,0 +1,42 @@
+/// What synchronized one access to a cell: the queue blocks its thread was running and the locks it held.
+struct AccessContext: Hashable, Sendable {
+  /// A queue block the thread was running.
+  struct Block: Hashable, Sendable {
+    var queue: ObjectIdentifier
+    var name: String
+    var isConcurrent: Bool
+    var isGlobal: Bool
+    /// Whether the code asked for a barrier.
+    var flaggedBarrier: Bool
+    /// Whether GCD ran it as one.
+    var isBarrier: Bool
+  }
+
+  /// The accessing thread's name.
+  var thread: String
+  /// The blocks it was running, innermost last.
+  var blocks: [Block]
+  /// The number of locks and mutexes it held.
+  var locksHeld: Int
+  /// Whether its operation had taken and released a lock (or touched an atomic) before the access.
+  var synchronizedEarlier: Bool
+
+  /// Whether nothing at all guarded the access.
+  var isUnsynchronized: Bool { blocks.isEmpty && locksHeld == 0 }
+
+  /// The access's guard as a report says it.
+  var description: String {
+    if let block = blocks.last {
+      let kind =
+        block.isGlobal
+        ? "the global queue" : block.isConcurrent ? "the concurrent queue" : "the serial queue"
+      let barrier =
+        block.flaggedBarrier
+        ? (block.isBarrier ? "a barrier block" : "a block flagged barrier") : "a block"
+      return "in \(barrier) on \(kind) '\(block.name)'"
+    }
+    if locksHeld > 0 { return "holding \(locksHeld) lock\(locksHeld == 1 ? "" : "s")" }
+    return synchronizedEarlier
+      ? "with no lock held, after its operation had released one" : "with no synchronization at all"
+  }
+}

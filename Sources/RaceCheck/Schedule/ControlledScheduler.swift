@@ -1,0 +1,556 @@
+import Foundation
+import RaceCheckSync
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Runs controlled threads one at a time and decides, at every primitive's scheduling point, which runs next.
+///
+/// Coyote's shape: each column of the scenario and each async block is a real thread,
+/// parked on its own semaphore except when the strategy picks it. Only the picked
+/// thread runs, so the scheduler's state needs no lock: each hand-off (a semaphore
+/// signal, then a wait) orders everything one thread did before the next one starts.
+/// The primitives' semantics live here: queue admission in GCD's order, lock ownership,
+/// and the vector clocks that find accesses no primitive orders.
+final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
+  /// What a thread waits for before its next step can run.
+  enum Wait {
+    case none
+    case admission(QueueState, QueueItem)
+    case lock(LockState)
+    case join([Int])
+    case gate(Gate)
+  }
+
+  /// Holds threads back until one thread opens it, handing them its clock.
+  final class Gate {
+    var isOpen = false
+    var clock = VectorClock()
+  }
+
+  /// One controlled thread; only the thread the scheduler picked touches it, so hand-offs order every access.
+  final class ControlledThread: @unchecked Sendable {
+    let id: Int
+    let name: String
+    let semaphore = DispatchSemaphore(value: 0)
+    var wait: Wait = .none
+    var finished = false
+    var clock = VectorClock()
+    /// The queue blocks this thread is running, innermost last.
+    var blocks: [(queue: QueueState, item: QueueItem)] = []
+    var locksHeld = 0
+    /// Counts the operations or blocks this thread has started; an access belongs to the one running.
+    var activity = 0
+    /// Whether the running operation has already taken and released a lock or touched an atomic.
+    var synchronizedInActivity = false
+    /// Whether an operation or a block is running on it.
+    var isBusy = false
+
+    init(id: Int, name: String) {
+      self.id = id
+      self.name = name
+    }
+  }
+
+  /// A block submitted to a queue, or a `sync` waiting to enter it.
+  final class QueueItem {
+    let thread: Int
+    /// Whether GCD treats it as a barrier: every block of a serial queue, a flagged one on a custom concurrent queue.
+    let barrier: Bool
+    /// Whether the code asked for a barrier.
+    let flaggedBarrier: Bool
+
+    init(thread: Int, barrier: Bool, flaggedBarrier: Bool) {
+      self.thread = thread
+      self.barrier = barrier
+      self.flaggedBarrier = flaggedBarrier
+    }
+  }
+
+  /// A queue's waiting and running blocks and the clocks its blocks release.
+  final class QueueState {
+    let queue: SyncQueue
+    let name: String
+    var pending: [QueueItem] = []
+    var running: [QueueItem] = []
+    /// Every finished block's clock: a barrier starts after all of them.
+    var allEnds = VectorClock()
+    /// The last barrier's clock: a non-barrier block starts after it.
+    var lastBarrierEnd = VectorClock()
+
+    init(queue: SyncQueue, name: String) {
+      self.queue = queue
+      self.name = name
+    }
+
+    /// Whether `item` may start now, in GCD's order.
+    func canStart(_ item: QueueItem) -> Bool {
+      guard let index = pending.firstIndex(where: { $0 === item }) else { return false }
+      if item.barrier { return index == 0 && running.isEmpty }
+      return !pending[..<index].contains { $0.barrier } && !running.contains { $0.barrier }
+    }
+  }
+
+  /// A lock's or mutex's owner and released clock.
+  final class LockState {
+    let object: AnyObject
+    let name: String
+    var owner: Int?
+    var clock = VectorClock()
+
+    init(object: AnyObject, name: String) {
+      self.object = object
+      self.name = name
+    }
+  }
+
+  /// A cell's last write and the reads since it, for race detection; an atomic's clock.
+  final class VariableState {
+    let object: AnyObject
+    let name: String
+    var clock = VectorClock()
+    var lastWrite: Access?
+    var reads: [Int: Access] = [:]
+
+    init(object: AnyObject, name: String) {
+      self.object = object
+      self.name = name
+    }
+  }
+
+  /// One access to a cell, with what synchronized it.
+  struct Access {
+    var thread: Int
+    var epoch: Int
+    var activity: Int
+    var step: Int
+    var kind: SyncAccess
+    var context: AccessContext
+    /// The innermost queue block the access ran in, and its queue.
+    var block: (item: QueueItem, queue: QueueState)?
+
+    /// Whether the block or operation the access ran in is still running.
+    func isStillRunning(in threads: [ControlledThread]) -> Bool {
+      if let block { return block.queue.running.contains { $0 === block.item } }
+      let thread = threads[self.thread]
+      return !thread.finished && thread.isBusy && thread.activity == activity
+    }
+  }
+
+  private let strategyBox: StrategyBox
+  private let maxSteps: Int
+  /// The calling thread's controlled thread, if it has one: a key made once, because a thread a
+  /// deadlocked schedule leaves parked keeps its value for good.
+  private static let key: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
+  }()
+  private let done = DispatchSemaphore(value: 0)
+
+  private(set) var threads: [ControlledThread] = []
+  private(set) var steps: [InterleavingTrace.Step] = []
+  private(set) var choices: [Int] = []
+  private(set) var race: DataRace?
+  private(set) var deadlock: Deadlock?
+  private(set) var findings: [Finding] = []
+  private(set) var cutOff = false
+  private var queues: [ObjectIdentifier: QueueState] = [:]
+  private var locks: [ObjectIdentifier: LockState] = [:]
+  private var variables: [ObjectIdentifier: VariableState] = [:]
+  private var nameCounts: [String: Int] = [:]
+  private var ended = false
+
+  /// Holds the strategy so that its state carries from one schedule to the next.
+  final class StrategyBox {
+    var strategy: any ScheduleStrategy
+    init(_ strategy: any ScheduleStrategy) { self.strategy = strategy }
+  }
+
+  init(strategy: StrategyBox, maxSteps: Int) {
+    strategyBox = strategy
+    self.maxSteps = maxSteps
+  }
+
+  // MARK: Running a schedule
+
+  /// Runs schedule `index` with `body` as thread 0, and returns false when the strategy has none left.
+  ///
+  /// Returns when every controlled thread has finished, or when the schedule deadlocked or
+  /// ran past its step bound; the threads stuck then stay parked for good.
+  func runSchedule(_ index: Int, body: @escaping (ControlledThread) -> Void) -> Bool {
+    guard strategyBox.strategy.beginSchedule(index) else { return false }
+    SchedulerHook.install(self)
+    defer { SchedulerHook.uninstall(self) }
+    let root = spawn(name: "Thread 0", clock: VectorClock(), wait: .none, body: body)
+    root.semaphore.signal()
+    done.wait()
+    strategyBox.strategy.endSchedule(steps: choices.count)
+    return true
+  }
+
+  /// Makes a controlled thread, parked until the strategy picks it.
+  @discardableResult
+  func spawn(
+    name: String, clock: VectorClock, wait: Wait, body: @escaping (ControlledThread) -> Void
+  ) -> ControlledThread {
+    let controlled = ControlledThread(id: threads.count, name: name)
+    controlled.clock = clock
+    controlled.clock.tick(controlled.id)
+    controlled.wait = wait
+    threads.append(controlled)
+    strategyBox.strategy.threadCreated(controlled.id)
+    let key = Self.key
+    let start = UncheckedBox(body)
+    let thread = Thread { [self] in
+      let body = start.value
+      pthread_setspecific(key, Unmanaged.passUnretained(controlled).toOpaque())
+      controlled.semaphore.wait()
+      controlled.wait = .none
+      body(controlled)
+      finish(controlled)
+    }
+    thread.name = "racecheck-controlled-\(controlled.id)"
+    // Only one runs at a time and a deadlocked schedule parks its threads for good: keep them small.
+    thread.stackSize = 1 << 20
+    thread.start()
+    return controlled
+  }
+
+  func controlsCurrentThread() -> Bool {
+    pthread_getspecific(Self.key) != nil
+  }
+
+  private func currentThread() -> ControlledThread {
+    Unmanaged<ControlledThread>.fromOpaque(pthread_getspecific(Self.key)!).takeUnretainedValue()
+  }
+
+  /// A scheduling point: `me` waits for `wait`, the strategy picks a thread, and `me` returns once picked.
+  func point(_ me: ControlledThread, waiting wait: Wait = .none) {
+    me.wait = wait
+    guard choices.count < maxSteps else {
+      cutOff = true
+      end()
+      park(me)
+    }
+    let enabled = threads.filter { !$0.finished && isEnabled($0) }.map(\.id)
+    guard !enabled.isEmpty else {
+      deadlock = Deadlock.blocked(threads.filter { !$0.finished }.map(describeWait))
+      end()
+      park(me)
+    }
+    let next = strategyBox.strategy.choose(enabled: enabled, running: me.id, step: choices.count)
+    choices.append(next)
+    if next != me.id {
+      threads[next].semaphore.signal()
+      me.semaphore.wait()
+    }
+    me.wait = .none
+  }
+
+  /// Ends `me`'s run and hands over to the next thread, or ends the schedule.
+  private func finish(_ me: ControlledThread) {
+    me.finished = true
+    me.wait = .none
+    if threads.allSatisfy(\.finished) {
+      end()
+      return
+    }
+    let enabled = threads.filter { !$0.finished && isEnabled($0) }.map(\.id)
+    guard !enabled.isEmpty else {
+      deadlock = Deadlock.blocked(threads.filter { !$0.finished }.map(describeWait))
+      end()
+      return
+    }
+    let next = strategyBox.strategy.choose(enabled: enabled, running: me.id, step: choices.count)
+    choices.append(next)
+    threads[next].semaphore.signal()
+  }
+
+  private func end() {
+    guard !ended else { return }
+    ended = true
+    done.signal()
+  }
+
+  /// Parks a thread that can never go on, for good: its stack holds the code under test mid-call.
+  private func park(_ me: ControlledThread) -> Never {
+    while true { me.semaphore.wait() }
+  }
+
+  private func isEnabled(_ thread: ControlledThread) -> Bool {
+    switch thread.wait {
+    case .none: return true
+    case .admission(let queue, let item): return queue.canStart(item)
+    case .lock(let lock): return lock.owner == nil
+    case .join(let ids): return ids.allSatisfy { threads[$0].finished }
+    case .gate(let gate): return gate.isOpen
+    }
+  }
+
+  private func describeWait(_ thread: ControlledThread) -> Deadlock.Waiter {
+    let what: String
+    switch thread.wait {
+    case .none: what = "nothing (it could run)"
+    case .admission(let queue, let item):
+      let holders = queue.running.map { threads[$0.thread].name }
+      let ahead = queue.pending.prefix { $0 !== item }.map { threads[$0.thread].name }
+      what =
+        "to enter queue '\(queue.name)'"
+        + (holders.isEmpty ? "" : ", which runs blocks of \(holders.joined(separator: ", "))")
+        + (ahead.isEmpty ? "" : ", behind \(ahead.joined(separator: ", "))")
+    case .lock(let lock):
+      what = "for \(lock.name), held by \(lock.owner.map { threads[$0].name } ?? "no one")"
+    case .gate: what = "for the init part to finish"
+    case .join(let ids):
+      what =
+        "for \(ids.filter { !threads[$0].finished }.map { threads[$0].name }.joined(separator: ", ")) to finish"
+    }
+    return Deadlock.Waiter(thread: thread.name, waitsFor: what)
+  }
+
+  // MARK: Trace
+
+  /// Appends a step to the trace and returns its index.
+  @discardableResult
+  func record(_ thread: ControlledThread, _ text: String, isOperation: Bool = false) -> Int {
+    steps.append(InterleavingTrace.Step(thread: thread.id, text: text, isOperation: isOperation))
+    return steps.count - 1
+  }
+
+  /// Replaces the text of step `index`, to add an operation's result once it returns.
+  func amend(_ index: Int, _ text: String) {
+    steps[index].text = text
+  }
+
+  var trace: InterleavingTrace {
+    InterleavingTrace(threadNames: threads.map(\.name), steps: steps, schedule: choices)
+  }
+
+  private func name(_ kind: String, _ label: String?) -> String {
+    nameCounts[kind, default: 0] += 1
+    return label.map { "\(kind) '\($0)'" } ?? "\(kind) #\(nameCounts[kind]!)"
+  }
+
+  // MARK: Queues
+
+  private func state(of queue: SyncQueue) -> QueueState {
+    let id = ObjectIdentifier(queue)
+    if let state = queues[id] { return state }
+    let state = QueueState(queue: queue, name: queue.label)
+    queues[id] = state
+    return state
+  }
+
+  private func note(_ queue: SyncQueue, barrier: Bool, _ me: ControlledThread) {
+    guard barrier else { return }
+    if queue.isGlobal {
+      addFinding(
+        .barrierOnGlobalQueue,
+        "a barrier submitted to the global queue '\(queue.label)' by \(me.name) ran as an ordinary block"
+      )
+    } else if !queue.isConcurrent {
+      addFinding(
+        .barrierOnSerialQueue,
+        "a barrier submitted to the serial queue '\(queue.label)' has no effect: its blocks never run in parallel"
+      )
+    }
+  }
+
+  private func addFinding(_ pattern: BugPattern, _ evidence: String) {
+    guard !findings.contains(where: { $0.pattern == pattern }) else { return }
+    findings.append(Finding(pattern: pattern, evidence: evidence))
+  }
+
+  private func item(_ queue: SyncQueue, thread: Int, flagged: Bool) -> QueueItem {
+    QueueItem(
+      thread: thread, barrier: !queue.isConcurrent || (flagged && !queue.isGlobal),
+      flaggedBarrier: flagged)
+  }
+
+  private func start(_ item: QueueItem, on queue: QueueState, _ me: ControlledThread) {
+    queue.pending.removeAll { $0 === item }
+    queue.running.append(item)
+    me.clock.join(item.barrier ? queue.allEnds : queue.lastBarrierEnd)
+    me.blocks.append((queue, item))
+  }
+
+  private func finishBlock(_ item: QueueItem, on queue: QueueState, _ me: ControlledThread) {
+    queue.running.removeAll { $0 === item }
+    queue.allEnds.join(me.clock)
+    if item.barrier { queue.lastBarrierEnd.join(me.clock) }
+    me.clock.tick(me.id)
+    me.blocks.removeLast()
+  }
+
+  func sync(on queue: SyncQueue, barrier: Bool, _ body: () -> Void) {
+    let me = currentThread()
+    let state = state(of: queue)
+    point(me)
+    note(queue, barrier: barrier, me)
+    let item = item(queue, thread: me.id, flagged: barrier)
+    if let held = me.blocks.last(where: { $0.queue === state }), held.item.barrier || item.barrier {
+      // GCD's `sync` waits for the blocks ahead, and this thread's own block is one of them.
+      record(me, "queue.sync '\(state.name)' from a block already running on it: deadlock")
+      deadlock = .syncOnCurrentQueue(thread: me.name, queue: state.name)
+      end()
+      park(me)
+    }
+    state.pending.append(item)
+    if !state.canStart(item) {
+      record(me, "queue.sync '\(state.name)' waits")
+      point(me, waiting: .admission(state, item))
+    }
+    start(item, on: state, me)
+    record(
+      me,
+      "queue.sync enter '\(state.name)'" + (item.barrier && queue.isConcurrent ? " (barrier)" : ""))
+    body()
+    // Leaving the queue lets waiting blocks in: a visible effect, so other threads may run first.
+    point(me)
+    finishBlock(item, on: state, me)
+    record(me, "queue.sync exit '\(state.name)'")
+  }
+
+  func async(on queue: SyncQueue, barrier: Bool, _ body: @escaping @Sendable () -> Void) {
+    let me = currentThread()
+    let state = state(of: queue)
+    point(me)
+    note(queue, barrier: barrier, me)
+    let item = item(queue, thread: threads.count, flagged: barrier)
+    state.pending.append(item)
+    let block = spawn(
+      name: "Block \(threads.count) on '\(state.name)'", clock: me.clock,
+      wait: .admission(state, item)
+    ) { [self] block in
+      start(item, on: state, block)
+      block.activity += 1
+      block.isBusy = true
+      record(block, (barrier ? "barrier block start" : "block start") + " '\(state.name)'")
+      body()
+      point(block)
+      finishBlock(item, on: state, block)
+      record(block, (barrier ? "barrier block end" : "block end") + " '\(state.name)'")
+    }
+    me.clock.tick(me.id)
+    record(me, "queue.async\(barrier ? "(flags: .barrier)" : "") '\(state.name)' → \(block.name)")
+  }
+
+  // MARK: Locks
+
+  private func state(ofLock object: AnyObject, kind: SyncObjectKind, label: String?) -> LockState {
+    let id = ObjectIdentifier(object)
+    if let state = locks[id] { return state }
+    let state = LockState(object: object, name: name(kind.rawValue, label))
+    locks[id] = state
+    return state
+  }
+
+  func acquire(_ lock: AnyObject, kind: SyncObjectKind, label: String?) {
+    let me = currentThread()
+    let state = state(ofLock: lock, kind: kind, label: label)
+    if state.owner == me.id {
+      record(me, "\(state.name) acquire while holding it: deadlock")
+      deadlock = .blocked([
+        Deadlock.Waiter(thread: me.name, waitsFor: "for \(state.name), which it holds itself")
+      ])
+      end()
+      park(me)
+    }
+    point(me, waiting: .lock(state))
+    state.owner = me.id
+    me.clock.join(state.clock)
+    me.locksHeld += 1
+    record(me, "\(state.name) acquire")
+  }
+
+  func release(_ lock: AnyObject, kind: SyncObjectKind) {
+    let me = currentThread()
+    let state = state(ofLock: lock, kind: kind, label: nil)
+    state.owner = nil
+    state.clock = me.clock
+    me.clock.tick(me.id)
+    me.locksHeld -= 1
+    me.synchronizedInActivity = true
+    record(me, "\(state.name) release")
+  }
+
+  // MARK: Atomics and cells
+
+  func access(
+    _ object: AnyObject, kind: SyncObjectKind, _ access: SyncAccess, label: String?,
+    _ effect: () -> String
+  ) {
+    let me = currentThread()
+    let id = ObjectIdentifier(object)
+    let state: VariableState
+    if let known = variables[id] {
+      state = known
+    } else {
+      state = VariableState(object: object, name: name(kind.rawValue, label))
+      variables[id] = state
+    }
+    point(me)
+    let value = effect()
+    let verb: String
+    switch access {
+    case .read: verb = kind == .atomic ? "load" : "read"
+    case .write: verb = kind == .atomic ? "store" : "write"
+    case .update: verb = "update"
+    }
+    let step = record(me, "\(state.name) \(verb) \(access == .write ? "←" : "→") \(value)")
+    if kind == .atomic {
+      me.clock.join(state.clock)
+      state.clock.join(me.clock)
+      me.clock.tick(me.id)
+      me.synchronizedInActivity = true
+      return
+    }
+    checkRace(on: state, by: me, access, step: step)
+  }
+
+  private func context(of thread: ControlledThread) -> AccessContext {
+    AccessContext(
+      thread: thread.name,
+      blocks: thread.blocks.map {
+        AccessContext.Block(
+          queue: ObjectIdentifier($0.queue), name: $0.queue.name,
+          isConcurrent: $0.queue.queue.isConcurrent, isGlobal: $0.queue.queue.isGlobal,
+          flaggedBarrier: $0.item.flaggedBarrier, isBarrier: $0.item.barrier)
+      },
+      locksHeld: thread.locksHeld, synchronizedEarlier: thread.synchronizedInActivity)
+  }
+
+  private func checkRace(
+    on cell: VariableState, by me: ControlledThread, _ kind: SyncAccess, step: Int
+  ) {
+    let access = Access(
+      thread: me.id, epoch: me.clock[me.id], activity: me.activity, step: step, kind: kind,
+      context: context(of: me), block: me.blocks.last.map { ($0.item, $0.queue) })
+    if race == nil {
+      var conflicts = cell.lastWrite.map { [$0] } ?? []
+      if kind != .read { conflicts += cell.reads.values.sorted { $0.step < $1.step } }
+      // A conflict counts when nothing orders it before this access and its operation or
+      // block is still running: the two could have been simultaneous, and the trace shows it.
+      if let earlier = conflicts.first(where: { other in
+        other.thread != me.id && other.epoch > me.clock[other.thread]
+          && other.isStillRunning(in: threads)
+      }) {
+        race = DataRace(cell: cell.name, first: earlier, second: access)
+      }
+    }
+    if kind == .read {
+      cell.reads[me.id] = access
+    } else {
+      cell.lastWrite = access
+      cell.reads = [:]
+    }
+  }
+}
+
+/// Carries a value to a thread the scheduler starts: the hand-off orders every access, which the compiler cannot see.
+struct UncheckedBox<Value>: @unchecked Sendable {
+  let value: Value
+  init(_ value: Value) { self.value = value }
+}

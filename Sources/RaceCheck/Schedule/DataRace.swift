@@ -1,0 +1,85 @@
+/// Two conflicting accesses to a cell that no primitive ordered, while both of their operations were running.
+struct DataRace {
+  /// The cell's name.
+  var cell: String
+  /// The earlier access.
+  var first: ControlledScheduler.Access
+  /// The later one.
+  var second: ControlledScheduler.Access
+
+  /// The specific name the two accesses' guards give the race, with the sentence that says why.
+  var diagnosis: Diagnosis {
+    let a = first.context
+    let b = second.context
+    let what =
+      "\(b.thread)'s \(second.kind.rawValue) of \(cell) (\(b.description)) and \(a.thread)'s \(first.kind.rawValue) "
+      + "(\(a.description)) are ordered by no primitive"
+    if let block = (a.blocks + b.blocks).first(where: { $0.isGlobal && $0.flaggedBarrier }) {
+      return Diagnosis(
+        .barrierOnGlobalQueue,
+        evidence:
+          "\(what): the barrier on the global queue '\(block.name)' is an ordinary block, so it excludes nothing"
+      )
+    }
+    if let shared = a.blocks.first(where: { block in b.blocks.contains { $0.queue == block.queue } }
+    ),
+      shared.isConcurrent, !shared.isGlobal
+    {
+      return Diagnosis(
+        .concurrentQueueWithoutBarrier,
+        evidence:
+          "\(what): both run inside the concurrent queue '\(shared.name)' at once, and a write there needs a barrier"
+      )
+    }
+    if a.isUnsynchronized || b.isUnsynchronized {
+      if (a.isUnsynchronized && a.synchronizedEarlier)
+        || (b.isUnsynchronized && b.synchronizedEarlier)
+      {
+        return Diagnosis(
+          .atomicReferenceNonAtomicContents,
+          evidence:
+            "\(what): the reference was read under a lock, then the state behind it was used after the lock was released"
+        )
+      }
+      return Diagnosis(
+        .unsynchronizedAccess, evidence: "\(what): the state has no synchronization at all")
+    }
+    return Diagnosis(.dataRace, evidence: "\(what): they are guarded by different primitives")
+  }
+}
+
+/// A schedule in which no thread could go on.
+enum Deadlock: Sendable, Hashable {
+  /// A blocked thread and what it waits for.
+  struct Waiter: Sendable, Hashable {
+    var thread: String
+    var waitsFor: String
+  }
+
+  /// A thread ran `sync` onto the queue it was already running a block of.
+  case syncOnCurrentQueue(thread: String, queue: String)
+  /// Every unfinished thread waits.
+  case blocked([Waiter])
+
+  var diagnosis: Diagnosis {
+    switch self {
+    case .syncOnCurrentQueue(let thread, let queue):
+      return Diagnosis(
+        .syncOnCurrentQueue,
+        evidence:
+          "\(thread) called sync on '\(queue)' from inside a block running on '\(queue)': the new block waits for the running one, which waits for it"
+      )
+    case .blocked(let waiters):
+      return Diagnosis(
+        .unclassified,
+        evidence: "deadlock: "
+          + waiters.map { "\($0.thread) waits \($0.waitsFor)" }.joined(separator: "; "))
+    }
+  }
+}
+
+/// Something the scheduler noticed that is not a failure on its own, such as a barrier on a serial queue.
+struct Finding: Sendable, Hashable, Codable {
+  var pattern: BugPattern
+  var evidence: String
+}

@@ -1,0 +1,163 @@
+/// Runs one scenario of a spec under controlled schedules, one schedule at a time.
+///
+/// Thread 0 makes the subject, runs the init part, opens the gate for the other
+/// columns' threads, runs its own column, waits for the others, then runs the post
+/// part. Every operation starts at a scheduling point, and so does every primitive
+/// step inside it. Times in the history are the order of those steps, so the history
+/// is exactly the interleaving that ran.
+final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
+  /// What one schedule produced.
+  struct Outcome {
+    var index: Int
+    var record: InvocationRecord
+    var returned: [Bool]
+    var trace: InterleavingTrace
+    var race: DataRace?
+    var deadlock: Deadlock?
+    var cutOff: Bool
+    var findings: [Finding]
+    var error: (call: Int, error: any Error)?
+  }
+
+  private let spec: Spec<Subject, Model>
+  private let scenario: PreparedScenario<Subject, Model>
+  private let settings: ScheduleSettings
+  private let strategy: ControlledScheduler.StrategyBox
+  private let voidOperations: Set<String>
+  private let calls: [Scenario.Call]
+
+  init(
+    spec: Spec<Subject, Model>, scenario: PreparedScenario<Subject, Model>,
+    settings: ScheduleSettings, seed: UInt64, replaying choices: [Int]? = nil
+  ) {
+    self.spec = spec
+    self.scenario = scenario
+    self.settings = settings
+    voidOperations = spec.voidOperations
+    calls = scenario.scenario.allCalls
+    let strategy: any ScheduleStrategy
+    if let choices {
+      strategy = ReplayStrategy(choices: choices)
+    } else {
+      switch settings.strategy {
+      case .random: strategy = RandomWalkStrategy(seed: seed)
+      case .pct: strategy = PCTStrategy(seed: seed, depth: settings.depth)
+      case .exhaustive: strategy = BoundedDFSStrategy(bound: settings.preemptionBound)
+      }
+    }
+    self.strategy = ControlledScheduler.StrategyBox(strategy)
+  }
+
+  /// Every call's model-side step, in history order.
+  var steps: [@Sendable (inout Model) -> Value] { scenario.steps }
+
+  /// Where a replayed schedule left the recorded one, if it did.
+  var divergence: String? {
+    (strategy.strategy as? ReplayStrategy)?.divergence
+  }
+
+  /// Runs schedule `index`, or returns nil when the strategy has no schedule left.
+  func run(schedule index: Int) -> Outcome? {
+    let scheduler = ControlledScheduler(strategy: strategy, maxSteps: settings.maxSteps)
+    let state = State(capacity: calls.count)
+    let ran = scheduler.runSchedule(index) { [self] root in
+      runThreadZero(root, scheduler: scheduler, state: state)
+    }
+    guard ran else { return nil }
+    return Outcome(
+      index: index, record: state.record, returned: state.returned, trace: scheduler.trace,
+      race: scheduler.race, deadlock: scheduler.deadlock, cutOff: scheduler.cutOff,
+      findings: scheduler.findings, error: state.error)
+  }
+
+  /// What the controlled threads of one schedule record; only the running thread touches it.
+  private final class State: @unchecked Sendable {
+    var record: InvocationRecord
+    var returned: [Bool]
+    var time: Int64 = 0
+    var subject: Subject?
+    var error: (call: Int, error: any Error)?
+
+    init(capacity: Int) {
+      record = InvocationRecord(capacity: capacity)
+      returned = Array(repeating: false, count: capacity)
+    }
+  }
+
+  private func runThreadZero(
+    _ root: ControlledScheduler.ControlledThread, scheduler: ControlledScheduler, state: State
+  ) {
+    let gate = ControlledScheduler.Gate()
+    var offset = scenario.initial.count
+    var offsets: [Int] = []
+    for column in scenario.columns {
+      offsets.append(offset)
+      offset += column.count
+    }
+    // The other columns' threads are made first, so that column k is always thread k.
+    let others = scenario.columns.indices.dropFirst().map { column in
+      scheduler.spawn(name: "Thread \(column)", clock: VectorClock(), wait: .gate(gate)) {
+        [self] thread in
+        thread.clock.join(gate.clock)
+        for (position, call) in scenario.columns[column].enumerated() {
+          perform(call, at: offsets[column] + position, on: thread, scheduler, state)
+        }
+      }
+    }
+    state.subject = spec.make()
+    for (index, call) in scenario.initial.enumerated() {
+      perform(call, at: index, on: root, scheduler, state)
+    }
+    gate.clock = root.clock
+    root.clock.tick(root.id)
+    gate.isOpen = true
+    if let column = scenario.columns.first {
+      for (position, call) in column.enumerated() {
+        perform(call, at: offsets[0] + position, on: root, scheduler, state)
+      }
+    }
+    if !others.isEmpty {
+      scheduler.point(root, waiting: .join(others.map(\.id)))
+      for other in others { root.clock.join(other.clock) }
+    }
+    for (position, call) in scenario.post.enumerated() {
+      perform(call, at: offset + position, on: root, scheduler, state)
+    }
+  }
+
+  private func perform(
+    _ call: PreparedScenario<Subject, Model>.Call, at index: Int,
+    on thread: ControlledScheduler.ControlledThread, _ scheduler: ControlledScheduler,
+    _ state: State
+  ) {
+    guard state.error == nil, let subject = state.subject else { return }
+    scheduler.point(thread)
+    let description = calls[index].description
+    let line = scheduler.record(thread, description, isOperation: true)
+    thread.activity += 1
+    thread.synchronizedInActivity = false
+    thread.isBusy = true
+    defer { thread.isBusy = false }
+    state.time += 1
+    state.record.callTimes[index] = state.time
+    do {
+      state.record.results[index] = try call.perform(subject, call.arguments)
+    } catch {
+      state.error = (index, error)
+      return
+    }
+    state.time += 1
+    state.record.returnTimes[index] = state.time
+    state.returned[index] = true
+    if !voidOperations.contains(calls[index].operation) {
+      scheduler.amend(line, description + ": " + state.record.results[index].description)
+    }
+  }
+
+  /// The history of the calls that returned in `outcome`.
+  func history(of outcome: Outcome) -> History {
+    let complete = outcome.record.history(of: scenario.scenario)
+    return History(
+      entries: complete.entries.enumerated().filter { outcome.returned[$0.offset] }.map(\.element))
+  }
+}

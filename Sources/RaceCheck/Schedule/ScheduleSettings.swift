@@ -1,0 +1,50 @@
+/// How the schedule mode explores interleavings: the strategy, its settings and the budget per scenario.
+///
+/// ```swift
+/// var configuration = Configuration(seed: 7, scenarios: 20)
+/// configuration.schedule = ScheduleSettings(strategy: .pct, depth: 2)
+/// check(spec, configuration: configuration)
+/// ```
+public struct ScheduleSettings: Hashable, Sendable, Codable {
+  /// How the next thread is chosen at each scheduling point.
+  public enum Strategy: String, Hashable, Sendable, Codable, CaseIterable {
+    /// Uniformly at random among the threads that can run, from a seeded generator.
+    case random
+    /// Probabilistic concurrency testing: random priorities with `depth - 1` priority change points.
+    case pct
+    /// Every schedule with at most `preemptionBound` preemptions, depth first.
+    case exhaustive
+  }
+
+  /// How the next thread is chosen.
+  public var strategy: Strategy
+  /// PCT's bug depth: the number of priority change points plus one.
+  public var depth: Int
+  /// The most preemptions an exhaustive search allows in one schedule.
+  public var preemptionBound: Int
+  /// The schedules tried per scenario, at most (an exhaustive search may stop earlier).
+  public var schedulesPerScenario: Int
+  /// The most scheduling points in one schedule; a schedule that needs more is cut off as a livelock.
+  public var maxSteps: Int
+
+  /// Creates settings; the defaults are a random walk of 50 schedules per scenario.
+  public init(
+    strategy: Strategy = .random, depth: Int = 3, preemptionBound: Int = 2,
+    schedulesPerScenario: Int = 50, maxSteps: Int = 10_000
+  ) {
+    self.strategy = strategy
+    self.depth = depth
+    self.preemptionBound = preemptionBound
+    self.schedulesPerScenario = schedulesPerScenario
+    self.maxSteps = maxSteps
+  }
+
+  /// The strategy and the settings that matter to it, as reports print them.
+  public var summary: String {
+    switch strategy {
+    case .random: return "random walk"
+    case .pct: return "PCT depth \(depth)"
+    case .exhaustive: return "exhaustive, preemption bound \(preemptionBound)"
+    }
+  }
+}
