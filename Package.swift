@@ -20,7 +20,7 @@ let package = Package(
     .target(name: "Fixtures", dependencies: ["RaceCheck", "RaceCheckSync"], path: "Fixtures"),
     .executableTarget(name: "racecheck", dependencies: ["RaceCheck", "Fixtures"]),
     .executableTarget(name: "racecheck-probe", dependencies: ["RaceCheck"]),
-    .testTarget(name: "RaceCheckTests", dependencies: ["RaceCheck", "Fixtures"]),
+    .testTarget(name: "RaceCheckTests", dependencies: ["RaceCheck", "RaceCheckSync", "Fixtures"]),
   ],
   swiftLanguageModes: [.v6]
 )

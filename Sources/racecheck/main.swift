@@ -1,11 +1,21 @@
 import Fixtures
 import RaceCheck
 
+var benchmarks = BenchmarkPlan(
+  throughputTarget: "LockedCounter", firstFailureTargets: ["LockArray", "AtomicCounter"],
+  isolatedFirstFailureTargets: [
+    "NSSafeMutableArray", "NSSafeMutableArrayWrites", "ReentrantSyncArray",
+  ],
+  crashingTarget: "ReentrantSyncArray")
+// Schedule mode next to stress mode: rows 1, 14, 16 and 21 (row 7 traps, which schedule mode cannot run).
+benchmarks.scheduleThroughputTarget = "NSSafeMutableDictionary"
+benchmarks.scheduleFirstFailureTargets = [
+  "LockArray", "SomeStringConcurrentNoBarrier", "AtomicCounter", "GlobalQueueBarrierArray",
+]
+benchmarks.isolatedStressComparisonTargets = [
+  "SomeStringConcurrentNoBarrier", "GlobalQueueBarrierArray",
+]
+
 CommandLineDriver.main(
   targets: Catalogue.withScheduleExpectations(Catalogue.targets + Catalogue.isolatedTargets),
-  benchmarks: BenchmarkPlan(
-    throughputTarget: "LockedCounter", firstFailureTargets: ["LockArray", "AtomicCounter"],
-    isolatedFirstFailureTargets: [
-      "NSSafeMutableArray", "NSSafeMutableArrayWrites", "ReentrantSyncArray",
-    ],
-    crashingTarget: "ReentrantSyncArray"))
+  benchmarks: benchmarks)

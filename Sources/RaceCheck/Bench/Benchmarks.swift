@@ -10,6 +10,12 @@ public struct BenchmarkPlan: Sendable {
   public var isolatedFirstFailureTargets: [String]
   /// A target that crashes on its first operation, for the cost of handling a crash; nil to skip it.
   public var crashingTarget: String?
+  /// The target whose schedule-mode throughput is measured on 2 × 3 scenarios; nil to skip it.
+  public var scheduleThroughputTarget: String? = nil
+  /// The targets whose median time to first failure is measured in schedule mode, in this process.
+  public var scheduleFirstFailureTargets: [String] = []
+  /// The targets that trap, whose stress time to first failure is measured in an isolated child to compare with schedule mode.
+  public var isolatedStressComparisonTargets: [String] = []
 
   /// Creates a plan.
   public init(
@@ -91,6 +97,7 @@ public enum Benchmarks {
             .rounded(),
           unit: "invocations/s"))
     }
+    try runSchedulePart(plan, target: target, seconds: seconds, record: record)
     for name in plan.firstFailureTargets {
       let checkable = try target(name).checkable
       var times: [Double] = []
@@ -136,6 +143,19 @@ public enum Benchmarks {
           name: "crashes-handled-per-second/\(name)",
           value: (Double(crashes) / elapsed * 10).rounded() / 10,
           unit: "crashes/s"))
+    }
+    for name in plan.isolatedStressComparisonTargets {
+      let checkable = try target(name)
+      var times: [Double] = []
+      for seed in plan.seeds.prefix(3) {
+        let report = isolated(
+          checkable,
+          Configuration(seed: seed, timeLimit: 10, minimizes: false, reproDirectory: "/dev/null"))
+        if let found = report.failure?.secondsToFind { times.append(found * 1000) }
+      }
+      record(
+        BenchmarkResult(
+          name: "stress-first-failure-median-ms/\(name)", value: median(times), unit: "ms"))
     }
     for name in plan.isolatedFirstFailureTargets {
       let crashing = try target(name)

@@ -1,0 +1,86 @@
+import RaceCheck
+import RaceCheckSync
+import Testing
+
+/// A bug-free user type over the primitives: sync reads and barrier writes on a concurrent queue.
+final class BarrierRegister: @unchecked Sendable {
+  private let queue = SyncQueue(label: "register", attributes: .concurrent)
+  private let value = SyncCell<Int>(0, name: "value")
+  private let writes = SyncMutex<Int>(0)
+
+  var current: Int { queue.sync { value.value } }
+
+  func set(_ newValue: Int) {
+    queue.async(flags: .barrier) { self.value.value = newValue }
+  }
+
+  func increment() {
+    queue.sync(flags: .barrier) { value.value += 1 }
+    writes.withLock { $0 += 1 }
+  }
+
+  static let spec = Spec("BarrierRegister", make: BarrierRegister.init, model: 0) {
+    Operation("get", perform: { (register: BarrierRegister) in register.current }) {
+      (state: inout Int) in state
+    }
+    Operation(
+      "set", .int(in: 0...2),
+      perform: { (register: BarrierRegister, value: Int) in register.set(value) }
+    ) { (state: inout Int, value: Int) in state = value }
+    Operation("increment", perform: { (register: BarrierRegister) in register.increment() }) {
+      (state: inout Int) in state += 1
+    }
+  }
+}
+
+extension RaceCheckTestSuite {
+  @Suite
+  struct ExhaustiveScheduleTests {
+    @Test func barrierRegisterPassesAnExhaustiveTwoByThreeSearchWithPreemptionBoundTwo() {
+      var configuration = Configuration(
+        seed: 5,
+        shape: .init(threads: 2, operationsPerThread: 3, initialOperations: 0, postOperations: 0),
+        scenarios: 2, reproDirectory: FileManagerTemporary.directory)
+      configuration.schedule = ScheduleSettings(
+        strategy: .exhaustive, preemptionBound: 2, schedulesPerScenario: 1_000_000)
+      let report = BarrierRegister.spec.check(configuration)
+      #expect(report.verdict == .pass, "\(report)")
+      #expect(report.specError == nil)
+      #expect(report.invocations > 2, "the search explored \(report.invocations) schedules")
+    }
+
+    @Test func anExhaustiveSearchFindsTheLostUpdate() throws {
+      var configuration = Configuration(
+        seed: 5,
+        shape: .init(threads: 2, operationsPerThread: 1, initialOperations: 0, postOperations: 1),
+        scenarios: 5, reproDirectory: FileManagerTemporary.directory)
+      configuration.schedule = ScheduleSettings(strategy: .exhaustive, preemptionBound: 1)
+      let target = try #require(scheduleTargets.first { $0.name == "AtomicCounter" })
+      let report = target.checkable.check(configuration)
+      #expect(report.failure?.diagnosis.pattern == .nonAtomicCompoundUpdate, "\(report)")
+    }
+
+    @Test func pctFindsTheGlobalQueueBarrier() throws {
+      var configuration = scheduleConfiguration(seed: 2)
+      configuration.schedule = ScheduleSettings(strategy: .pct, depth: 2)
+      let target = try #require(scheduleTargets.first { $0.name == "GlobalQueueBarrierArray" })
+      let report = target.checkable.check(configuration)
+      #expect(report.failure?.diagnosis.pattern == .barrierOnGlobalQueue, "\(report)")
+    }
+
+    @Test func primitivesForwardWithNoScheduler() {
+      let queue = SyncQueue(label: "forward", attributes: .concurrent)
+      let cell = SyncCell(0)
+      let counter = SyncAtomicInt(0)
+      let flag = SyncAtomicBool(false)
+      let lock = SyncLock()
+      for _ in 0..<10 { queue.async(flags: .barrier) { cell.value += 1 } }
+      #expect(queue.sync { cell.value } == 10)
+      counter.add(2)
+      #expect(counter.load() == 2)
+      #expect(!flag.exchange(true))
+      #expect(lock.withLock { counter.compareExchange(expected: 2, desired: 3).exchanged })
+      #expect(SyncQueue.global() === SyncQueue.global())
+    }
+  }
+}

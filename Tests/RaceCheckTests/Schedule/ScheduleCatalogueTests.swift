@@ -1,0 +1,106 @@
+import Fixtures
+import RaceCheck
+import Testing
+
+/// The catalogue's targets as `racecheck demo --mode schedule` runs them.
+let scheduleTargets = Catalogue.withScheduleExpectations(
+  Catalogue.targets + Catalogue.isolatedTargets
+).filter { $0.scheduleExpectation != nil }
+
+/// The schedule demo's configuration for `seed`, writing no repro files.
+func scheduleConfiguration(seed: UInt64, minimizes: Bool = true) -> Configuration {
+  var configuration = Configuration.scheduleDemo(seed: seed)
+  configuration.minimizes = minimizes
+  configuration.reproDirectory = FileManagerTemporary.directory
+  return configuration
+}
+
+extension RaceCheckTestSuite {
+  @Suite
+  struct ScheduleCatalogueTests {
+    @Test func everyRowButTheTrappingOnesRunsInScheduleMode() {
+      let names = Set(scheduleTargets.map(\.name))
+      let all = Catalogue.fixtures + Catalogue.isolatedFixtures
+      let left = all.filter { !names.contains($0.target.name) }.map(\.row).sorted()
+      #expect(left == Catalogue.rowsCrashingInScheduleMode.sorted())
+    }
+
+    @Test(arguments: scheduleTargets.map(\.name))
+    func rowReachesItsScheduleVerdict(name: String) throws {
+      let target = try #require(scheduleTargets.first { $0.name == name })
+      let expectation = try #require(target.scheduleExpectation)
+      let report = target.checkable.check(scheduleConfiguration(seed: 1))
+      #expect(
+        expectation.isMet(by: report),
+        "\(name): expected \(expectation), got \(report.verdict) \(report.failure?.diagnosis.pattern.rawValue ?? "")\n\(report)"
+      )
+      if report.failure != nil {
+        #expect(report.invocations <= 1_000, "\(name): found after \(report.invocations) schedules")
+      }
+    }
+
+    @Test(
+      arguments: scheduleTargets.filter { $0.scheduleExpectation?.verdict == .fail }.map(\.name))
+    func sameSeedGivesTheSameFirstFailingScheduleAndTraceTwentyTimes(name: String) throws {
+      let target = try #require(scheduleTargets.first { $0.name == name })
+      let first = target.checkable.check(scheduleConfiguration(seed: 3, minimizes: false))
+      let failure = try #require(first.failure, "\(name): no failure with seed 3")
+      #expect(first.invocations <= 1_000)
+      for run in 2...20 {
+        let again = target.checkable.check(scheduleConfiguration(seed: 3, minimizes: false))
+        #expect(again.failure?.trace == failure.trace, "\(name): run \(run) has another trace")
+        #expect(again.failure?.scenario == failure.scenario, "\(name): run \(run)")
+        #expect(again.failure?.scheduleIndex == failure.scheduleIndex, "\(name): run \(run)")
+        #expect(again.invocations == first.invocations, "\(name): run \(run)")
+      }
+    }
+
+    @Test func shrinkingIsDeterministicToo() throws {
+      let target = try #require(scheduleTargets.first { $0.name == "AtomicPropertyArray" })
+      let first = target.checkable.check(scheduleConfiguration(seed: 3))
+      let second = target.checkable.check(scheduleConfiguration(seed: 3))
+      #expect(first.failure?.trace != nil)
+      #expect(first.failure?.trace == second.failure?.trace)
+      #expect(first.failure?.scenario == second.failure?.scenario)
+    }
+
+    @Test func atomicCounterTraceShowsTwoReadsBeforeTwoWrites() throws {
+      let target = try #require(scheduleTargets.first { $0.name == "AtomicCounter" })
+      let report = target.checkable.check(scheduleConfiguration(seed: 1))
+      let trace = try #require(report.failure?.trace, "\(report)")
+      let accesses = trace.steps.filter { $0.text.hasPrefix("cell '_count'") }
+      // Somewhere two threads read the count, and only then do both write it.
+      let found = accesses.indices.contains { start in
+        let window = accesses[start...].prefix(4)
+        return window.count == 4
+          && window.prefix(2).allSatisfy { $0.text.contains(" read ") }
+          && window.suffix(2).allSatisfy { $0.text.contains(" write ") }
+          && Set(window.prefix(2).map(\.thread)).count == 2
+      }
+      #expect(found, "\(report)")
+    }
+
+    @Test func concurrentQueueTraceShowsTwoBlocksInsideAtOnce() throws {
+      let target = try #require(
+        scheduleTargets.first { $0.name == "SomeStringConcurrentNoBarrier" })
+      let report = target.checkable.check(scheduleConfiguration(seed: 1))
+      let trace = try #require(report.failure?.trace, "\(report)")
+      var inside = 0
+      var most = 0
+      for step in trace.steps {
+        if step.text.hasPrefix("queue.sync enter") { inside += 1 }
+        if step.text.hasPrefix("queue.sync exit") { inside -= 1 }
+        most = max(most, inside)
+      }
+      #expect(most >= 2, "\(report)")
+    }
+
+    @Test func reentrantSyncIsNamedAsADeadlockNotATrap() throws {
+      let target = try #require(scheduleTargets.first { $0.name == "ReentrantSyncArray" })
+      let report = target.checkable.check(scheduleConfiguration(seed: 1))
+      let failure = try #require(report.failure)
+      #expect(failure.kind == .deadlock)
+      #expect(failure.diagnosis.pattern == .syncOnCurrentQueue)
+    }
+  }
+}
