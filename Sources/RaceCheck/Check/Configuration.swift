@@ -49,6 +49,14 @@ public struct Configuration: Hashable, Sendable, Codable {
   public var minimizes: Bool
   /// The folder repro files are written to, or nil for `.racecheck/repro` in the current directory.
   public var reproDirectory: String?
+  /// Whether the check runs in a child process, so that a crash or a hang becomes a report.
+  ///
+  /// On by default: the child costs tens of milliseconds at the start, and a crash in the
+  /// code under test then fails one check instead of ending the test run. From a test,
+  /// the child is the test binary itself, started again to run only the current test.
+  public var isolated: Bool
+  /// Seconds an invocation may make no progress in an isolated child before the check reports a hang.
+  public var hangTimeout: Double
 
   /// Creates a configuration; every parameter has a default.
   public init(
@@ -58,7 +66,9 @@ public struct Configuration: Hashable, Sendable, Codable {
     invocations: Int = 1_000,
     timeLimit: Double? = nil,
     minimizes: Bool = true,
-    reproDirectory: String? = nil
+    reproDirectory: String? = nil,
+    isolated: Bool = true,
+    hangTimeout: Double = 10
   ) {
     self.seed = seed
     self.shape = shape
@@ -67,6 +77,8 @@ public struct Configuration: Hashable, Sendable, Codable {
     self.timeLimit = timeLimit
     self.minimizes = minimizes
     self.reproDirectory = reproDirectory
+    self.isolated = isolated
+    self.hangTimeout = hangTimeout
   }
 
   /// The seed the run uses: the configured one, else one derived from `name` (FNV-1a).
@@ -77,6 +89,30 @@ public struct Configuration: Hashable, Sendable, Codable {
       hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
     }
     return hash
+  }
+}
+
+extension Configuration {
+  private enum CodingKeys: String, CodingKey {
+    case seed, shape, scenarios, invocations, timeLimit, minimizes, reproDirectory, isolated,
+      hangTimeout
+  }
+
+  /// Decodes a configuration; a key that is missing, as in files written before it existed, keeps its default.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let defaults = Configuration()
+    seed = try container.decodeIfPresent(UInt64.self, forKey: .seed)
+    shape = try container.decodeIfPresent(Shape.self, forKey: .shape) ?? defaults.shape
+    scenarios = try container.decodeIfPresent(Int.self, forKey: .scenarios) ?? defaults.scenarios
+    invocations =
+      try container.decodeIfPresent(Int.self, forKey: .invocations) ?? defaults.invocations
+    timeLimit = try container.decodeIfPresent(Double.self, forKey: .timeLimit)
+    minimizes = try container.decodeIfPresent(Bool.self, forKey: .minimizes) ?? defaults.minimizes
+    reproDirectory = try container.decodeIfPresent(String.self, forKey: .reproDirectory)
+    isolated = try container.decodeIfPresent(Bool.self, forKey: .isolated) ?? defaults.isolated
+    hangTimeout =
+      try container.decodeIfPresent(Double.self, forKey: .hangTimeout) ?? defaults.hangTimeout
   }
 }
 

@@ -18,17 +18,22 @@ import Foundation
 package struct IsolatedCheck {
   /// The program to start in worker mode: this one.
   package var executable: String = IsolatedCheck.currentExecutable
+  /// The arguments the program is started with: none for `racecheck`, the current test's selection for a test binary.
+  package var arguments: [String] = []
+  /// The location of the `check` call the child must run, when it is a re-launched test binary.
+  package var callSite: String?
   /// The target to check.
   package let target: Target
   /// How to check it.
   package let configuration: Configuration
   /// Seconds one invocation may take before the child counts as hung.
-  package var invocationTimeout: Double = 10
+  package var invocationTimeout: Double
 
   /// Creates an isolated check of `target`.
   package init(target: Target, configuration: Configuration) {
     self.target = target
     self.configuration = configuration
+    self.invocationTimeout = configuration.hangTimeout
   }
 
   /// The absolute path of the running program.
@@ -42,9 +47,12 @@ package struct IsolatedCheck {
     let started = MonotonicClock.now()
     var report: CheckReport
     do {
-      let outcome = try runChild(WorkerJob(target: target.name, configuration: configuration))
+      let outcome = try runChild(job())
       if let finished = outcome.report {
         report = finished
+      } else if outcome.termination == .exited(0), outcome.rawMessages.isEmpty {
+        report = emptyReport()
+        report.specError = SpecError(message: neverStartedMessage)
       } else {
         report = deathReport(outcome)
       }
@@ -54,6 +62,25 @@ package struct IsolatedCheck {
     }
     report.seconds = Double(MonotonicClock.now() - started) / 1e9
     return report
+  }
+
+  /// The job for a child: the whole check, or `scenario` alone.
+  private func job(scenario: Scenario? = nil) -> WorkerJob {
+    var job = WorkerJob(target: target.name, configuration: configuration)
+    job.scenario = scenario
+    job.callSite = callSite
+    return job
+  }
+
+  /// Why a child that exited cleanly without a word did not check anything.
+  private var neverStartedMessage: String {
+    let started = ([executable] + arguments).joined(separator: " ")
+    let cause =
+      callSite == nil
+      ? "\(started) does not run racecheck workers"
+      : "the test binary, started again as `\(started)`, did not reach the check at \(callSite!)"
+    return "the isolated child exited without checking: \(cause); "
+      + "set `Configuration.isolated` to false to check in this process"
   }
 
   /// Everything the parent learned from one child.
@@ -99,8 +126,11 @@ package struct IsolatedCheck {
     let messages = try ReportPipe()
     let records = try ReportPipe()
     let errors = try ReportPipe()
+    let silence = open("/dev/null", O_WRONLY | O_CLOEXEC)
+    guard silence >= 0 else { throw .fromErrno("open /dev/null") }
+    defer { close(silence) }
     let child = try ChildProcess.spawn(
-      executable: executable, arguments: [],
+      executable: executable, arguments: arguments,
       environment: [
         WorkerJob.environmentKey: job.environmentValue, "SWIFT_BACKTRACE": "enable=no",
       ],
@@ -108,6 +138,8 @@ package struct IsolatedCheck {
         WorkerJob.messagesDescriptor: messages.writeEnd,
         WorkerJob.reportDescriptor: records.writeEnd,
         WorkerJob.recorderDescriptor: recorder.fileDescriptor,
+        // A re-launched test binary prints its framework's progress, which is not the report.
+        STDOUT_FILENO: silence,
         STDERR_FILENO: errors.writeEnd,
       ])
     messages.closeWriteEnd()
@@ -152,9 +184,7 @@ package struct IsolatedCheck {
 
   /// Runs `scenario` alone in a fresh child, the configured number of times; nil when the child could not run.
   func runScenario(_ scenario: Scenario) -> ChildOutcome? {
-    var job = WorkerJob(target: target.name, configuration: configuration)
-    job.scenario = scenario
-    return try? runChild(job)
+    try? runChild(job(scenario: scenario))
   }
 
   private func emptyReport() -> CheckReport {
