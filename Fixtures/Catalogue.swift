@@ -94,12 +94,20 @@ extension Catalogue {
   /// Dictionary keys.
   private static let key = Generator.element(of: ["a", "b", "c"])
 
-  /// Strings longer than 15 UTF-8 bytes, so that each is heap-allocated and a torn read shows.
+  /// Strings longer than 15 UTF-8 bytes, so that none fits in a String's inline storage.
+  ///
+  /// Operations store ``onTheHeap(_:)`` copies: a literal is immortal, and racing
+  /// writes that release the same old literal twice would do no harm.
   private static let heapString = Generator.element(of: [
     "first value stored on the heap",
     "second value stored on the heap",
     "third value stored on the heap",
   ])
+
+  /// A fresh, reference-counted heap copy of `string`, as a string built at run time would be.
+  private static func onTheHeap(_ string: String) -> String {
+    String(decoding: Array(string.utf8), as: UTF8.self)
+  }
 }
 
 // MARK: - Post 000
@@ -367,7 +375,7 @@ extension Catalogue {
     ) {
       Operation("read") { (box: SomeStringSynchronized) in box.someString }
       Operation("write", heapString) { (box: SomeStringSynchronized, string: String) in
-        box.someString = string
+        box.someString = onTheHeap(string)
       }
     }
     return Target(
@@ -380,7 +388,7 @@ extension Catalogue {
     let spec = Spec("SomeStringLocked", make: SomeStringLocked.init, model: RegisterModel()) {
       Operation("read") { (box: SomeStringLocked) in box.someString }
       Operation("write", heapString) { (box: SomeStringLocked, string: String) in
-        box.someString = string
+        box.someString = onTheHeap(string)
       }
     }
     return Target(
@@ -395,7 +403,7 @@ extension Catalogue {
     ) {
       Operation("read") { (box: SomeStringSerialSync) in box.someString }
       Operation("write", heapString) { (box: SomeStringSerialSync, string: String) in
-        box.someString = string
+        box.someString = onTheHeap(string)
       }
     }
     return Target(
@@ -410,7 +418,7 @@ extension Catalogue {
     ) {
       Operation("read") { (box: SomeStringSerialAsyncSet) in box.someString }
       Operation("write", heapString) { (box: SomeStringSerialAsyncSet, string: String) in
-        box.someString = string
+        box.someString = onTheHeap(string)
       }
     }
     return Target(
@@ -429,7 +437,7 @@ extension Catalogue {
     ) {
       Operation("read") { (box: SomeStringConcurrentNoBarrier) in box.someString }
       Operation("write", heapString) { (box: SomeStringConcurrentNoBarrier, string: String) in
-        box.someString = string
+        box.someString = onTheHeap(string)
       }
     }
     return Target(
@@ -449,7 +457,7 @@ extension Catalogue {
     ) {
       Operation("read") { (box: SomeStringConcurrentBarrier) in box.someString }
       Operation("write", heapString) { (box: SomeStringConcurrentBarrier, string: String) in
-        box.someString = string
+        box.someString = onTheHeap(string)
       }
     }
     return Target(

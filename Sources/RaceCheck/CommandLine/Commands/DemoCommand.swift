@@ -18,6 +18,10 @@ enum DemoCommand {
       .value("--time", "SECONDS", "Stop each target's search after this long (default: none)."),
       .value("--repro-dir", "DIR", "Folder for repro files (default: .racecheck/repro)."),
       .flag("--no-isolation", "Check in this process: faster, but a crash ends the demo."),
+      .value(
+        "--hang-timeout", "SECONDS",
+        "Report a hang when an invocation makes no progress this long (default: \(PlainNumber.text(defaults.hangTimeout)))."
+      ),
       .flag("--json", "Print one JSON document instead of the table."),
     ],
     discussion: ["Exits 0 when every target meets its expectation, 1 otherwise."],
@@ -43,6 +47,8 @@ enum DemoCommand {
     base.invocations = try parsed.integer("--invocations", atLeast: 1) ?? defaults.invocations
     base.timeLimit = try parsed.seconds("--time") ?? defaults.timeLimit
     base.reproDirectory = parsed.value("--repro-dir") ?? defaults.reproDirectory
+    base.isolated = !parsed.flag("--no-isolation")
+    base.hangTimeout = try parsed.seconds("--hang-timeout") ?? defaults.hangTimeout
     let json = parsed.flag("--json")
     let targets = context.driver.targets.compactMap { target in
       target.expectation.map { (target: target, expectation: $0) }
@@ -77,7 +83,7 @@ enum DemoCommand {
         configuration.seed = seed
         let outcome = Outcome(
           target: target, expectation: expectation,
-          report: context.check(target, configuration, inProcess: parsed.flag("--no-isolation")))
+          report: context.check(target, configuration))
         outcomes.append(outcome)
         if !json { context.print(table.line(row(outcome, showsSeed: showsSeed))) }
       }

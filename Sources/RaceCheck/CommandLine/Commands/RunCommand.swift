@@ -24,6 +24,10 @@ enum RunCommand {
       .flag("--no-minimize", "Report the failing scenario without shrinking it."),
       .value("--repro-dir", "DIR", "Folder for repro files (default: .racecheck/repro)."),
       .flag("--no-isolation", "Check in this process: faster, but a crash ends racecheck."),
+      .value(
+        "--hang-timeout", "SECONDS",
+        "Report a hang when an invocation makes no progress this long (default: \(PlainNumber.text(defaults.hangTimeout)))."
+      ),
       .flag("--json", "Print one JSON document instead of the report."),
     ],
     discussion: [
@@ -37,7 +41,7 @@ enum RunCommand {
   {
     let target = try context.target(named: parsed.positionals[0])
     let configuration = try configuration(from: parsed)
-    var report = context.check(target, configuration, inProcess: parsed.flag("--no-isolation"))
+    var report = context.check(target, configuration)
     report.replayCommand = replayCommand(
       programName: context.programName, target: target.name, seed: report.seed,
       configuration: configuration)
@@ -70,6 +74,8 @@ enum RunCommand {
     configuration.timeLimit = try parsed.seconds("--time")
     configuration.minimizes = !parsed.flag("--no-minimize")
     configuration.reproDirectory = parsed.value("--repro-dir")
+    configuration.isolated = !parsed.flag("--no-isolation")
+    configuration.hangTimeout = try parsed.seconds("--hang-timeout") ?? defaults.hangTimeout
     return configuration
   }
 
@@ -100,6 +106,10 @@ enum RunCommand {
     }
     if !configuration.minimizes { words.append("--no-minimize") }
     if let directory = configuration.reproDirectory { words += ["--repro-dir", directory] }
+    if !configuration.isolated { words.append("--no-isolation") }
+    if configuration.hangTimeout != defaults.hangTimeout {
+      words += ["--hang-timeout", PlainNumber.text(configuration.hangTimeout)]
+    }
     return words.map(shellQuoted).joined(separator: " ")
   }
 
