@@ -40,29 +40,7 @@ public enum Catalogue {
   public static var targets: [Target] { fixtures.map(\.target) }
 
   /// The targets of ``isolatedFixtures``, for the command line, which checks them in an isolated child.
-  ///
-  /// A row in ``rowsNotYetReached`` keeps its fixture's expectation out of its target, so that
-  /// `racecheck demo`, which checks every target that has an expectation, leaves it out.
-  public static var isolatedTargets: [Target] {
-    isolatedFixtures.map { fixture in
-      var target = fixture.target
-      if rowsNotYetReached.contains(fixture.row) { target.expectation = nil }
-      return target
-    }
-  }
-
-  /// The rows whose verdict a stress run does not reach for every seed within the demo's budget.
-  ///
-  /// Row 14's torn read needs a read to land inside a write of a few instructions: about one
-  /// invocation in 100,000 here, found on 2 of 5 seeds in 30 seconds. Rows 5, 19 and 21 are
-  /// found every time, but on about one seed in five their crash stays `unclassified` (the
-  /// same scenario also crashes with its threads run in turn, so the race cannot be shown
-  /// from the crash alone). Row 2 is named on about 27 runs in 28; on the others the writer,
-  /// not the reader, crashes, and only the family name `data-race` is shown. Row 8 is named
-  /// on about 35 runs in 36; on the others its crash shrinks to a scenario where the invalid
-  /// write is in the parallel part, where the model's state is not known. The deterministic
-  /// schedule mode is the way to name them every time.
-  public static let rowsNotYetReached: Set<Int> = [2, 5, 8, 14, 19, 21]
+  public static var isolatedTargets: [Target] { isolatedFixtures.map(\.target) }
 
   /// The fixtures whose code crashes or hangs the process that checks it; they run only in an isolated child.
   public static let isolatedFixtures: [Fixture] = [
@@ -444,10 +422,7 @@ extension Catalogue {
       spec,
       summary:
         "post 002's string property on a concurrent queue, sync get and sync set, no barrier",
-      expectation: .fail(.dataRace),
-      // A torn read needs a read to land inside a write's few instructions: about one
-      // invocation in 100,000 here, so the demo gives this row a larger budget.
-      demoConfiguration: Configuration(scenarios: 100, invocations: 5_000, timeLimit: 30))
+      expectation: .fail(.dataRace))
   }
 
   private static var someStringConcurrentBarrier: Target {

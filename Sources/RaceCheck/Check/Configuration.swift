@@ -47,6 +47,13 @@ public struct Configuration: Hashable, Sendable, Codable {
   public var timeLimit: Double?
   /// Whether a failure is shrunk to a minimal scenario before it is reported.
   public var minimizes: Bool
+  /// The wall-clock budget for shrinking a failure, in seconds, or nil for none.
+  ///
+  /// A candidate scenario that has lost a rare failure runs its whole budget before it is
+  /// rejected, and a crash's candidates each run in a fresh child, so shrinking can take
+  /// far longer than finding. When the budget runs out, the smallest failing scenario
+  /// found so far is reported.
+  public var shrinkTimeLimit: Double?
   /// The folder repro files are written to, or nil for `.racecheck/repro` in the current directory.
   public var reproDirectory: String?
   /// Whether the check runs in a child process, so that a crash or a hang becomes a report.
@@ -66,6 +73,7 @@ public struct Configuration: Hashable, Sendable, Codable {
     invocations: Int = 1_000,
     timeLimit: Double? = nil,
     minimizes: Bool = true,
+    shrinkTimeLimit: Double? = 3,
     reproDirectory: String? = nil,
     isolated: Bool = true,
     hangTimeout: Double = 10
@@ -76,9 +84,15 @@ public struct Configuration: Hashable, Sendable, Codable {
     self.invocations = invocations
     self.timeLimit = timeLimit
     self.minimizes = minimizes
+    self.shrinkTimeLimit = shrinkTimeLimit
     self.reproDirectory = reproDirectory
     self.isolated = isolated
     self.hangTimeout = hangTimeout
+  }
+
+  /// The monotonic time, in nanoseconds, after which shrinking a failure found now tries no more candidates.
+  func shrinkDeadline() -> Int64 {
+    shrinkTimeLimit.map { MonotonicClock.now() + Int64($0 * 1e9) } ?? .max
   }
 
   /// The seed the run uses: the configured one, else one derived from `name` (FNV-1a).
@@ -94,8 +108,8 @@ public struct Configuration: Hashable, Sendable, Codable {
 
 extension Configuration {
   private enum CodingKeys: String, CodingKey {
-    case seed, shape, scenarios, invocations, timeLimit, minimizes, reproDirectory, isolated,
-      hangTimeout
+    case seed, shape, scenarios, invocations, timeLimit, minimizes, shrinkTimeLimit, reproDirectory,
+      isolated, hangTimeout
   }
 
   /// Decodes a configuration; a key that is missing, as in files written before it existed, keeps its default.
@@ -109,6 +123,10 @@ extension Configuration {
       try container.decodeIfPresent(Int.self, forKey: .invocations) ?? defaults.invocations
     timeLimit = try container.decodeIfPresent(Double.self, forKey: .timeLimit)
     minimizes = try container.decodeIfPresent(Bool.self, forKey: .minimizes) ?? defaults.minimizes
+    shrinkTimeLimit =
+      container.contains(.shrinkTimeLimit)
+      ? try container.decodeIfPresent(Double.self, forKey: .shrinkTimeLimit)
+      : defaults.shrinkTimeLimit
     reproDirectory = try container.decodeIfPresent(String.self, forKey: .reproDirectory)
     isolated = try container.decodeIfPresent(Bool.self, forKey: .isolated) ?? defaults.isolated
     hangTimeout =

@@ -117,9 +117,12 @@ struct StressCheck<Subject, Model: Hashable & Sendable> {
     var minimized = (scenario: scenario, failure: failure, steps: 0)
     let budget = try confirmationBudget(scenario, runner: runner)
     if configuration.minimizes, let budget {
+      let deadline = configuration.shrinkDeadline()
       let shrinker = Shrinker<StressRunner<Subject, Model>.Failure>(
         fails: { candidate throws(OperationError) in
-          guard let prepared = try? PreparedScenario(candidate, spec: spec) else { return nil }
+          guard MonotonicClock.now() < deadline,
+            let prepared = try? PreparedScenario(candidate, spec: spec)
+          else { return nil }
           return try runner.run(prepared, invocations: budget).firstFailure
         },
         simplerArguments: simplerArguments)

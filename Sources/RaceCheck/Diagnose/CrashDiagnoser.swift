@@ -58,8 +58,9 @@ struct CrashDiagnoser {
   /// their calls is tried: a write whose index is invalid in some order may be the one.
   private func uncheckedAsyncWrite() -> Diagnosis? {
     guard evidence.runnerThread == nil, evidence.kind == .crash else { return nil }
-    // The call in flight counts too: its block may already have run before `async` returned.
-    for order in possibleOrders(through: crashPoint ?? scenario.size - 1) {
+    // Every call counts, the ones after those in flight too: each invocation runs the whole
+    // scenario, and a block an earlier invocation submitted may run during a later one.
+    for order in possibleOrders(through: scenario.size - 1) {
       for (position, call) in order.enumerated() where Self.indexedWrites.contains(call.operation) {
         guard let elements = arrayAfter(Array(order[..<position])),
           let index = (call.operation == "replace" ? call.arguments.first : call.arguments.last)?
@@ -170,18 +171,21 @@ struct CrashDiagnoser {
   /// The history index of the call the crashing thread had in flight, or else the earliest call in flight.
   private var crashPoint: Int? {
     let calls = scenario.allCalls
-    let points = evidence.inFlight.compactMap { flight in
-      calls.indices.first { calls[$0] == flight.call && isInColumn($0, of: flight.thread) }
+    // The recorder gives each call's index; an identical call earlier in the same column
+    // would otherwise be taken for it.
+    func index(of flight: CrashEvidence.InFlightCall) -> Int? {
+      if let index = flight.index, calls.indices.contains(index), calls[index] == flight.call {
+        return index
+      }
+      return calls.indices.first { calls[$0] == flight.call && isInColumn($0, of: flight.thread) }
     }
     if let thread = evidence.runnerThread,
       let flight = evidence.inFlight.first(where: { $0.thread == thread }),
-      let point = calls.indices.first(where: {
-        calls[$0] == flight.call && isInColumn($0, of: thread)
-      })
+      let point = index(of: flight)
     {
       return point
     }
-    return points.min()
+    return evidence.inFlight.compactMap(index(of:)).min()
   }
 
   private var crashingCall: Scenario.Call? {

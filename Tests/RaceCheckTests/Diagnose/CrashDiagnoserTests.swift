@@ -57,6 +57,19 @@ extension RaceCheckTestSuite {
       #expect(pattern == .unclassified)
     }
 
+    @Test func trapInTheParallelPartThatRunningInTurnDoesNotRepeatIsADataRace() {
+      // The same call is in the init part too; the recorder's index says which one crashed.
+      let scenario = Scenario(
+        initial: [call("snapshot"), call("append", 0)],
+        parallel: [[call("snapshot")], [call("append", 1)]])
+      var crash = evidence(
+        signal: "SIGILL", message: "Index out of range", thread: 0,
+        inFlight: [(0, call("snapshot"))])
+      crash.inFlight[0].index = 2
+      #expect(diagnose(scenario, crash, crashesSequentially: false) == .dataRace)
+      #expect(diagnose(scenario, crash, crashesSequentially: true) == .unclassified)
+    }
+
     // MARK: - Helpers
 
     private func call(_ operation: String, _ arguments: Int...) -> Scenario.Call {
@@ -74,11 +87,13 @@ extension RaceCheckTestSuite {
         stack: "", threadStacks: [], functions: functions, detail: nil, standardError: nil)
     }
 
-    private func diagnose(_ scenario: Scenario, _ evidence: CrashEvidence) -> BugPattern {
+    private func diagnose(
+      _ scenario: Scenario, _ evidence: CrashEvidence, crashesSequentially: Bool? = nil
+    ) -> BugPattern {
       CrashDiagnoser(
         evidence: evidence, scenario: scenario,
         arrayAfter: { calls in GuardedInsertArray.spec.arrayElements(after: calls) },
-        crashesSequentially: { nil }
+        crashesSequentially: { crashesSequentially }
       ).diagnose().pattern
     }
   }

@@ -3,8 +3,18 @@ enum DemoCommand {
   /// The seed the demo uses unless told otherwise: one of the seeds the catalogue's tests check.
   static let defaultSeed: UInt64 = 1
 
-  /// The demo's budgets, shared with the catalogue's tests so that the demo shows what they verify.
-  static let defaults = Configuration.demo(seed: defaultSeed)
+  /// The demo's budgets: the catalogue tests' scenarios and invocations, with wall-clock caps.
+  ///
+  /// The tests check each row with ``Configuration/demo(seed:)`` and no time limit; the demo
+  /// adds caps so that all the rows for five seeds take about two minutes: a passing row
+  /// stops searching after 1.5 s (most finish their scenarios sooner), and shrinking a
+  /// failure stops after 1 s with the smallest failing scenario found.
+  static let defaults: Configuration = {
+    var configuration = Configuration.demo(seed: defaultSeed)
+    configuration.timeLimit = 1.5
+    configuration.shrinkTimeLimit = 1
+    return configuration
+  }()
 
   static let spec = CommandSpec(
     name: "demo",
@@ -15,7 +25,14 @@ enum DemoCommand {
       .value("--seeds", "S1,S2,…", "Check every target once per seed, a row each."),
       .value("--scenarios", "N", "Scenarios per target, at most (default: \(defaults.scenarios))."),
       .value("--invocations", "N", "Runs of each scenario (default: \(defaults.invocations))."),
-      .value("--time", "SECONDS", "Stop each target's search after this long (default: none)."),
+      .value(
+        "--time", "SECONDS",
+        "Stop each target's search after this long (default: \(PlainNumber.text(defaults.timeLimit!)))."
+      ),
+      .value(
+        "--shrink-time", "SECONDS",
+        "Stop shrinking a failure after this long (default: \(PlainNumber.text(defaults.shrinkTimeLimit!)))."
+      ),
       .value("--repro-dir", "DIR", "Folder for repro files (default: .racecheck/repro)."),
       .flag("--no-isolation", "Check in this process: faster, but a crash ends the demo."),
       .value(
@@ -46,6 +63,7 @@ enum DemoCommand {
     base.scenarios = try parsed.integer("--scenarios", atLeast: 1) ?? defaults.scenarios
     base.invocations = try parsed.integer("--invocations", atLeast: 1) ?? defaults.invocations
     base.timeLimit = try parsed.seconds("--time") ?? defaults.timeLimit
+    base.shrinkTimeLimit = try parsed.seconds("--shrink-time") ?? defaults.shrinkTimeLimit
     base.reproDirectory = parsed.value("--repro-dir") ?? defaults.reproDirectory
     base.isolated = !parsed.flag("--no-isolation")
     base.hangTimeout = try parsed.seconds("--hang-timeout") ?? defaults.hangTimeout

@@ -22,6 +22,10 @@ enum RunCommand {
       .value("--invocations", "N", "Runs of each scenario (default: \(defaults.invocations))."),
       .value("--time", "SECONDS", "Stop searching after this long (default: no limit)."),
       .flag("--no-minimize", "Report the failing scenario without shrinking it."),
+      .value(
+        "--shrink-time", "SECONDS",
+        "Stop shrinking a failure after this long (default: \(PlainNumber.text(defaults.shrinkTimeLimit!)))."
+      ),
       .value("--repro-dir", "DIR", "Folder for repro files (default: .racecheck/repro)."),
       .flag("--no-isolation", "Check in this process: faster, but a crash ends racecheck."),
       .value(
@@ -73,6 +77,7 @@ enum RunCommand {
       try parsed.integer("--invocations", atLeast: 1) ?? defaults.invocations
     configuration.timeLimit = try parsed.seconds("--time")
     configuration.minimizes = !parsed.flag("--no-minimize")
+    configuration.shrinkTimeLimit = try parsed.seconds("--shrink-time") ?? defaults.shrinkTimeLimit
     configuration.reproDirectory = parsed.value("--repro-dir")
     configuration.isolated = !parsed.flag("--no-isolation")
     configuration.hangTimeout = try parsed.seconds("--hang-timeout") ?? defaults.hangTimeout
@@ -105,6 +110,9 @@ enum RunCommand {
       words += ["--time", PlainNumber.text(time)]
     }
     if !configuration.minimizes { words.append("--no-minimize") }
+    if let limit = configuration.shrinkTimeLimit, limit != defaults.shrinkTimeLimit {
+      words += ["--shrink-time", PlainNumber.text(limit)]
+    }
     if let directory = configuration.reproDirectory { words += ["--repro-dir", directory] }
     if !configuration.isolated { words.append("--no-isolation") }
     if configuration.hangTimeout != defaults.hangTimeout {
