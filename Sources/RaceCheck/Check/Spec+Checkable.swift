@@ -133,7 +133,15 @@ struct StressCheck<Subject, Model: Hashable & Sendable> {
     let recount = try runner.run(
       prepared, invocations: budget ?? 8 * configuration.invocations, stopAtFirstFailure: false)
     let history = minimized.failure.history
-    let diagnosis = Diagnoser.diagnose(history, spec: spec)
+    var diagnosis = Diagnoser.diagnose(history, spec: spec)
+    if diagnosis.pattern == .unclassified, minimized.scenario.activeThreads > 1 {
+      let inTurn = try PreparedScenario(
+        ConcurrentOnlyFailure.inTurn(minimized.scenario), spec: spec)
+      let result = try runner.run(inTurn, invocations: configuration.invocations)
+      if result.failures == 0 {
+        diagnosis = ConcurrentOnlyFailure.diagnosis(passingInTurn: result.invocations)
+      }
+    }
     var report = FailureReport(
       kind: .nonLinearizable, secondsToFind: 0, original: scenario, scenarioIndex: index,
       scenario: minimized.scenario,

@@ -363,8 +363,7 @@ package struct IsolatedCheck {
 
   /// Whether `scenario` crashes with its threads run one after another, in a fresh child; nil when that cannot be told.
   private func crashesWhenRunInTurn(_ scenario: Scenario, invocations: Int) -> Bool? {
-    let inTurn = Scenario(
-      initial: scenario.initial + scenario.parallel.flatMap { $0 }, post: scenario.post)
+    let inTurn = ConcurrentOnlyFailure.inTurn(scenario)
     guard let outcome = runScenario(inTurn, invocations: invocations), !outcome.hung else {
       return nil
     }
