@@ -141,6 +141,14 @@ int rc_prepare_thread(void);
  */
 int rc_capture_current_stack(uintptr_t *pcs, int capacity);
 
+/*
+ * Writes the (mangled) names of the procedures on the calling thread's stack,
+ * innermost first starting at the caller, into `buffer` as NUL-terminated
+ * strings one after another; returns the number of bytes used. Not for signal
+ * handlers: it reads symbol tables.
+ */
+int rc_current_procedure_names(char *buffer, int capacity);
+
 /* ---- Parent side --------------------------------------------------------- */
 
 /*

@@ -47,8 +47,23 @@ public struct Configuration: Hashable, Sendable, Codable {
   public var timeLimit: Double?
   /// Whether a failure is shrunk to a minimal scenario before it is reported.
   public var minimizes: Bool
+  /// The wall-clock budget for shrinking a failure, in seconds, or nil for none.
+  ///
+  /// A candidate scenario that has lost a rare failure runs its whole budget before it is
+  /// rejected, and a crash's candidates each run in a fresh child, so shrinking can take
+  /// far longer than finding. When the budget runs out, the smallest failing scenario
+  /// found so far is reported.
+  public var shrinkTimeLimit: Double?
   /// The folder repro files are written to, or nil for `.racecheck/repro` in the current directory.
   public var reproDirectory: String?
+  /// Whether the check runs in a child process, so that a crash or a hang becomes a report.
+  ///
+  /// On by default: the child costs tens of milliseconds at the start, and a crash in the
+  /// code under test then fails one check instead of ending the test run. From a test,
+  /// the child is the test binary itself, started again to run only the current test.
+  public var isolated: Bool
+  /// Seconds an invocation may make no progress in an isolated child before the check reports a hang.
+  public var hangTimeout: Double
   /// How to explore schedules in the deterministic schedule mode, or nil for stress mode.
   ///
   /// Schedule mode controls only code that uses the `RaceCheckSync` primitives; `invocations`
@@ -63,7 +78,10 @@ public struct Configuration: Hashable, Sendable, Codable {
     invocations: Int = 1_000,
     timeLimit: Double? = nil,
     minimizes: Bool = true,
+    shrinkTimeLimit: Double? = 3,
     reproDirectory: String? = nil,
+    isolated: Bool = true,
+    hangTimeout: Double = 10,
     schedule: ScheduleSettings? = nil
   ) {
     self.seed = seed
@@ -72,8 +90,16 @@ public struct Configuration: Hashable, Sendable, Codable {
     self.invocations = invocations
     self.timeLimit = timeLimit
     self.minimizes = minimizes
+    self.shrinkTimeLimit = shrinkTimeLimit
     self.reproDirectory = reproDirectory
+    self.isolated = isolated
+    self.hangTimeout = hangTimeout
     self.schedule = schedule
+  }
+
+  /// The monotonic time, in nanoseconds, after which shrinking a failure found now tries no more candidates.
+  func shrinkDeadline() -> Int64 {
+    shrinkTimeLimit.map { MonotonicClock.now() + Int64($0 * 1e9) } ?? .max
   }
 
   /// The seed the run uses: the configured one, else one derived from `name` (FNV-1a).
@@ -84,6 +110,36 @@ public struct Configuration: Hashable, Sendable, Codable {
       hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
     }
     return hash
+  }
+}
+
+extension Configuration {
+  private enum CodingKeys: String, CodingKey {
+    case seed, shape, scenarios, invocations, timeLimit, minimizes, shrinkTimeLimit, reproDirectory,
+      isolated, hangTimeout, schedule
+  }
+
+  /// Decodes a configuration; a key that is missing, as in files written before it existed, keeps its default.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let defaults = Configuration()
+    seed = try container.decodeIfPresent(UInt64.self, forKey: .seed)
+    shape = try container.decodeIfPresent(Shape.self, forKey: .shape) ?? defaults.shape
+    scenarios = try container.decodeIfPresent(Int.self, forKey: .scenarios) ?? defaults.scenarios
+    invocations =
+      try container.decodeIfPresent(Int.self, forKey: .invocations) ?? defaults.invocations
+    timeLimit = try container.decodeIfPresent(Double.self, forKey: .timeLimit)
+    minimizes = try container.decodeIfPresent(Bool.self, forKey: .minimizes) ?? defaults.minimizes
+    shrinkTimeLimit =
+      container.contains(.shrinkTimeLimit)
+      ? try container.decodeIfPresent(Double.self, forKey: .shrinkTimeLimit)
+      : defaults.shrinkTimeLimit
+    reproDirectory = try container.decodeIfPresent(String.self, forKey: .reproDirectory)
+    isolated = try container.decodeIfPresent(Bool.self, forKey: .isolated) ?? defaults.isolated
+    hangTimeout =
+      try container.decodeIfPresent(Double.self, forKey: .hangTimeout) ?? defaults.hangTimeout
+    schedule =
+      try container.decodeIfPresent(ScheduleSettings.self, forKey: .schedule) ?? defaults.schedule
   }
 }
 

@@ -120,9 +120,12 @@ struct StressCheck<Subject, Model: Hashable & Sendable> {
     var minimized = (scenario: scenario, failure: failure, steps: 0)
     let budget = try confirmationBudget(scenario, runner: runner)
     if configuration.minimizes, let budget {
+      let deadline = configuration.shrinkDeadline()
       let shrinker = Shrinker<StressRunner<Subject, Model>.Failure>(
         fails: { candidate throws(OperationError) in
-          guard let prepared = try? PreparedScenario(candidate, spec: spec) else { return nil }
+          guard MonotonicClock.now() < deadline,
+            let prepared = try? PreparedScenario(candidate, spec: spec)
+          else { return nil }
           return try runner.run(prepared, invocations: budget).firstFailure
         },
         simplerArguments: simplerArguments)
@@ -133,7 +136,15 @@ struct StressCheck<Subject, Model: Hashable & Sendable> {
     let recount = try runner.run(
       prepared, invocations: budget ?? 8 * configuration.invocations, stopAtFirstFailure: false)
     let history = minimized.failure.history
-    let diagnosis = Diagnoser.diagnose(history, spec: spec)
+    var diagnosis = Diagnoser.diagnose(history, spec: spec)
+    if diagnosis.pattern == .unclassified, minimized.scenario.activeThreads > 1 {
+      let inTurn = try PreparedScenario(
+        ConcurrentOnlyFailure.inTurn(minimized.scenario), spec: spec)
+      let result = try runner.run(inTurn, invocations: configuration.invocations)
+      if result.failures == 0 {
+        diagnosis = ConcurrentOnlyFailure.diagnosis(passingInTurn: result.invocations)
+      }
+    }
     var report = FailureReport(
       kind: .nonLinearizable, secondsToFind: 0, original: scenario, scenarioIndex: index,
       scenario: minimized.scenario,

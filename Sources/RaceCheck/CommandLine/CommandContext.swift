@@ -25,9 +25,14 @@ struct CommandContext {
     throw .unknownTarget(name, known: names, suggestion: Suggestion.closest(to: name, among: names))
   }
 
-  /// Checks `target`, in an isolated child unless `inProcess` or the driver has no worker program.
-  func check(_ target: Target, _ configuration: Configuration, inProcess: Bool) -> CheckReport {
-    guard !inProcess, let executable = driver.workerExecutable else {
+  /// Checks `target`, in an isolated child unless the configuration says not to or the driver has no worker program.
+  ///
+  /// Schedule mode always runs in this process: the scheduler turns deadlocks into reports,
+  /// and the child's hang watchdog counts invocations, which schedule mode does not report.
+  func check(_ target: Target, _ configuration: Configuration) -> CheckReport {
+    guard configuration.isolated, configuration.schedule == nil,
+      let executable = driver.workerExecutable
+    else {
       return target.checkable.check(configuration)
     }
     var check = IsolatedCheck(target: target, configuration: configuration)

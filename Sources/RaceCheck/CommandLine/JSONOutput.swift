@@ -50,9 +50,13 @@ struct RunJSON: Encodable {
   var scenarios: Int
   var invocations: Int
   var seconds: JSONNumber
+  /// How the failure showed: `non-linearizable`, `crash`, `hang` or `exit`; null for a pass.
+  var failure: OrNull<String>
   var diagnosis: OrNull<Diagnosis>
   /// The minimized scenario of the failure.
   var scenario: OrNull<Scenario>
+  /// What racecheck saw of a crash, a hang or an early exit: signal, message, threads, stacks.
+  var crash: OrNull<CrashEvidence>
   var reproPath: OrNull<String>
   /// How many of the minimized scenario's last invocations failed; 0 for a pass.
   var failedInvocations: Int
@@ -66,8 +70,10 @@ struct RunJSON: Encodable {
     scenarios = report.scenarios
     invocations = report.invocations
     seconds = JSONNumber(report.seconds)
+    failure = OrNull(report.failure.map(\.kind.rawValue))
     diagnosis = OrNull(report.failure?.diagnosis)
     scenario = OrNull(report.failure?.scenario)
+    crash = OrNull(report.failure?.crash)
     reproPath = OrNull(report.failure?.reproPath)
     failedInvocations = report.failure?.failedInvocations ?? 0
     replayCommand = OrNull(report.replayCommand)
@@ -89,6 +95,8 @@ struct ReplayJSON: Encodable {
   /// The diagnosis the repro file recorded when the failure was found.
   var recordedDiagnosis: OrNull<BugPattern>
   var scenario: Scenario
+  /// What racecheck saw when the replay crashed, hung or exited its isolated child.
+  var crash: OrNull<CrashEvidence>
   var specError: OrNull<String>
 
   init(file: String, _ report: ReplayReport) {
@@ -101,6 +109,7 @@ struct ReplayJSON: Encodable {
     diagnosis = OrNull(report.diagnosis)
     recordedDiagnosis = OrNull(report.repro.diagnosis)
     scenario = report.repro.scenario
+    crash = OrNull(report.crash)
     specError = OrNull(report.specError?.message)
   }
 }

@@ -14,10 +14,11 @@ struct CrashDiagnoser {
 
   static let indexTraps = ["out of range", "Index out of bounds"]
   static let indexedWrites: Set<String> = ["insert", "remove", "replace"]
+  static let writes: Set<String> = indexedWrites.union(["append", "removeLast", "set", "write"])
 
   func diagnose() -> Diagnosis {
     syncOnCurrentQueue() ?? unsignedUnderflow() ?? uncheckedAsyncWrite() ?? escapedLiveStorage()
-      ?? corruptedOnDispatchWorker() ?? dataRace()
+      ?? writerCrashedUnderEscapedReader() ?? memoryCorruption() ?? dataRace()
       ?? Diagnosis(
         .unclassified,
         evidence: "the child \(evidence.kind == .hang ? "hung" : "crashed")"
@@ -52,27 +53,32 @@ struct CrashDiagnoser {
   }
 
   /// A trap on a thread racecheck did not start, after a write with an invalid index returned.
+  ///
+  /// Where threads ran in parallel the model's state is not known, so every order of
+  /// their calls is tried: a write whose index is invalid in some order may be the one.
   private func uncheckedAsyncWrite() -> Diagnosis? {
     guard evidence.runnerThread == nil, evidence.kind == .crash else { return nil }
-    // The call in flight counts too: its block may already have run before `async` returned.
-    let prefix = sequentialPrefix(before: crashPoint.map { $0 + 1 } ?? scenario.size)
-    for (position, call) in prefix.enumerated() where Self.indexedWrites.contains(call.operation) {
-      guard let elements = arrayAfter(Array(prefix[..<position])),
-        let index = (call.operation == "replace" ? call.arguments.first : call.arguments.last)?
-          .intValue
-      else { continue }
-      let valid =
-        call.operation == "insert"
-        ? (0...elements.count).contains(index) : elements.indices.contains(index)
-      guard !valid else { continue }
-      return Diagnosis(
-        .uncheckedIndexInAsyncWrite,
-        evidence:
-          "\(call) on an array of \(elements.count) element\(elements.count == 1 ? "" : "s") returned, and its "
-          + "block then trapped on \(evidence.threadName.map { "'\($0)'" } ?? "a dispatch worker")"
-          + (evidence.message.map { " with \($0)" } ?? "")
-          + ": the asynchronous write checks no index, so the trap happens where no caller can see an error"
-      )
+    // Every call counts, the ones after those in flight too: each invocation runs the whole
+    // scenario, and a block an earlier invocation submitted may run during a later one.
+    for order in possibleOrders(through: scenario.size - 1) {
+      for (position, call) in order.enumerated() where Self.indexedWrites.contains(call.operation) {
+        guard let elements = arrayAfter(Array(order[..<position])),
+          let index = (call.operation == "replace" ? call.arguments.first : call.arguments.last)?
+            .intValue
+        else { continue }
+        let valid =
+          call.operation == "insert"
+          ? (0...elements.count).contains(index) : elements.indices.contains(index)
+        guard !valid else { continue }
+        return Diagnosis(
+          .uncheckedIndexInAsyncWrite,
+          evidence:
+            "\(call) on an array of \(elements.count) element\(elements.count == 1 ? "" : "s") returned, and its "
+            + "block then trapped on \(evidence.threadName.map { "'\($0)'" } ?? "a dispatch worker")"
+            + (evidence.message.map { " with \($0)" } ?? "")
+            + ": the asynchronous write checks no index, so the trap happens where no caller can see an error"
+        )
+      }
     }
     return nil
   }
@@ -99,21 +105,48 @@ struct CrashDiagnoser {
     )
   }
 
-  /// A block on a dispatch worker died of memory corruption, not of a Swift trap.
+  /// A writer crashed inside the wrapper's queue while another thread read a snapshot outside it.
   ///
-  /// A Swift trap is SIGILL; SIGSEGV, SIGBUS or SIGABRT from the allocator mean the block
-  /// used memory that another thread freed or changed under it: blocks of one queue, or a
-  /// block and a caller, ran at the same time on the same state.
-  private func corruptedOnDispatchWorker() -> Diagnosis? {
-    guard evidence.kind == .crash, evidence.runnerThread == nil,
-      let signal = evidence.signal, ["SIGSEGV", "SIGBUS", "SIGABRT"].contains(signal)
+  /// The writes are serialized by the queue, so the only code that can have touched the
+  /// storage at the same time is the snapshot, reading after its call left the queue:
+  /// what it reads is the live storage, not a copy.
+  private func writerCrashedUnderEscapedReader() -> Diagnosis? {
+    guard evidence.kind == .crash, let thread = evidence.runnerThread, let call = crashingCall,
+      Self.writes.contains(call.operation),
+      evidence.functions.contains(where: {
+        $0.contains("_dispatch_") || $0.contains("DispatchQueue")
+      }),
+      let reader = evidence.inFlight.first(where: {
+        $0.thread != thread && $0.call.operation == "snapshot"
+      })
     else { return nil }
+    return Diagnosis(
+      .escapedLiveStorage,
+      evidence:
+        "\(call) crashed inside the wrapper's queue while \(reader.call) on thread \(reader.thread) was reading "
+        + "outside it: the writes are serialized, so the snapshot must read the live internal storage, not a copy"
+    )
+  }
+
+  /// A crash by memory corruption, not by a Swift trap, where code ran on several threads.
+  ///
+  /// A Swift trap is SIGILL; SIGSEGV, SIGBUS or SIGABRT from the allocator or the runtime's
+  /// reference counting mean that some code used memory another thread freed or changed
+  /// under it, which safe Swift run on one thread cannot do.
+  private func memoryCorruption() -> Diagnosis? {
+    guard evidence.kind == .crash, let signal = evidence.signal,
+      ["SIGSEGV", "SIGBUS", "SIGABRT"].contains(signal),
+      evidence.runnerThread == nil || scenario.activeThreads > 1
+    else { return nil }
+    let place =
+      evidence.runnerThread == nil
+      ? "a block on \(evidence.threadName.map { "'\($0)'" } ?? "a dispatch worker")"
+      : "thread \(evidence.runnerThread!)"
     return Diagnosis(
       .dataRace,
       evidence:
-        "a block on \(evidence.threadName.map { "'\($0)'" } ?? "a dispatch worker") died of \(signal), memory "
-        + "corruption rather than a Swift trap: it ran at the same time as other code on the same state, "
-        + "which the queue it was submitted to does not prevent")
+        "\(place) died of \(signal), memory corruption rather than a Swift trap, in a scenario whose "
+        + "operations ran at the same time: they touch the same state without synchronization")
   }
 
   /// A crash in the parallel part that does not happen when the threads run one after another.
@@ -138,18 +171,21 @@ struct CrashDiagnoser {
   /// The history index of the call the crashing thread had in flight, or else the earliest call in flight.
   private var crashPoint: Int? {
     let calls = scenario.allCalls
-    let points = evidence.inFlight.compactMap { flight in
-      calls.indices.first { calls[$0] == flight.call && isInColumn($0, of: flight.thread) }
+    // The recorder gives each call's index; an identical call earlier in the same column
+    // would otherwise be taken for it.
+    func index(of flight: CrashEvidence.InFlightCall) -> Int? {
+      if let index = flight.index, calls.indices.contains(index), calls[index] == flight.call {
+        return index
+      }
+      return calls.indices.first { calls[$0] == flight.call && isInColumn($0, of: flight.thread) }
     }
     if let thread = evidence.runnerThread,
       let flight = evidence.inFlight.first(where: { $0.thread == thread }),
-      let point = calls.indices.first(where: {
-        calls[$0] == flight.call && isInColumn($0, of: thread)
-      })
+      let point = index(of: flight)
     {
       return point
     }
-    return points.min()
+    return evidence.inFlight.compactMap(index(of:)).min()
   }
 
   private var crashingCall: Scenario.Call? {
@@ -167,6 +203,52 @@ struct CrashDiagnoser {
       offset += calls.count
     }
     return thread == 0
+  }
+
+  /// Every order in which the calls up to history index `point` may have taken effect, or none when there are too many.
+  ///
+  /// The init part runs first and the post part last; the parallel columns interleave
+  /// in every way that keeps each column's order. Orders end with the call at `point`.
+  private func possibleOrders(through point: Int) -> [[Scenario.Call]] {
+    let calls = scenario.allCalls
+    guard calls.indices.contains(point) else { return [] }
+    let initial = scenario.initial.count
+    let parallelEnd = initial + scenario.parallel.reduce(0) { $0 + $1.count }
+    if point < initial || scenario.activeThreads <= 1 { return [Array(calls[...point])] }
+    // The columns' calls by history index, each cut at `point` when it is in that column.
+    var columns: [[Int]] = []
+    var offset = initial
+    for column in scenario.parallel {
+      let indices = Array(offset..<offset + column.count)
+      offset += column.count
+      columns.append(indices.contains(point) ? indices.filter { $0 <= point } : indices)
+    }
+    let limit = 5_000
+    var orders: [[Int]] = []
+    func interleave(_ positions: [Int], _ order: [Int]) {
+      guard orders.count < limit else { return }
+      var advanced = false
+      for (column, position) in positions.enumerated() where position < columns[column].count {
+        advanced = true
+        var next = positions
+        next[column] += 1
+        interleave(next, order + [columns[column][position]])
+      }
+      if !advanced { orders.append(order) }
+    }
+    interleave(Array(repeating: 0, count: columns.count), [])
+    guard orders.count < limit else { return [] }
+    return orders.compactMap { order in
+      var full = Array(0..<initial) + order
+      if point >= parallelEnd {
+        full += Array(parallelEnd...point)
+      } else {
+        // The order ends at `point`: later calls of other columns may not have happened yet.
+        guard let end = full.firstIndex(of: point) else { return nil }
+        full = Array(full[...end])
+      }
+      return full.map { calls[$0] }
+    }
   }
 
   /// The calls known to have completed, in order, before the call at `point`: only where one thread ran.

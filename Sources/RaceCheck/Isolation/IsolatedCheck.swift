@@ -18,17 +18,22 @@ import Foundation
 package struct IsolatedCheck {
   /// The program to start in worker mode: this one.
   package var executable: String = IsolatedCheck.currentExecutable
+  /// The arguments the program is started with: none for `racecheck`, the current test's selection for a test binary.
+  package var arguments: [String] = []
+  /// The location of the `check` call the child must run, when it is a re-launched test binary.
+  package var callSite: String?
   /// The target to check.
   package let target: Target
   /// How to check it.
   package let configuration: Configuration
   /// Seconds one invocation may take before the child counts as hung.
-  package var invocationTimeout: Double = 10
+  package var invocationTimeout: Double
 
   /// Creates an isolated check of `target`.
   package init(target: Target, configuration: Configuration) {
     self.target = target
     self.configuration = configuration
+    self.invocationTimeout = configuration.hangTimeout
   }
 
   /// The absolute path of the running program.
@@ -42,9 +47,12 @@ package struct IsolatedCheck {
     let started = MonotonicClock.now()
     var report: CheckReport
     do {
-      let outcome = try runChild(WorkerJob(target: target.name, configuration: configuration))
+      let outcome = try runChild(job())
       if let finished = outcome.report {
         report = finished
+      } else if outcome.termination == .exited(0), outcome.rawMessages.isEmpty {
+        report = emptyReport()
+        report.specError = SpecError(message: neverStartedMessage)
       } else {
         report = deathReport(outcome)
       }
@@ -54,6 +62,25 @@ package struct IsolatedCheck {
     }
     report.seconds = Double(MonotonicClock.now() - started) / 1e9
     return report
+  }
+
+  /// The job for a child: the whole check, or `scenario` alone.
+  private func job(scenario: Scenario? = nil) -> WorkerJob {
+    var job = WorkerJob(target: target.name, configuration: configuration)
+    job.scenario = scenario
+    job.callSite = callSite
+    return job
+  }
+
+  /// Why a child that exited cleanly without a word did not check anything.
+  private var neverStartedMessage: String {
+    let started = ([executable] + arguments).joined(separator: " ")
+    let cause =
+      callSite == nil
+      ? "\(started) does not run racecheck workers"
+      : "the test binary, started again as `\(started)`, did not reach the check at \(callSite!)"
+    return "the isolated child exited without checking: \(cause); "
+      + "set `Configuration.isolated` to false to check in this process"
   }
 
   /// Everything the parent learned from one child.
@@ -99,8 +126,11 @@ package struct IsolatedCheck {
     let messages = try ReportPipe()
     let records = try ReportPipe()
     let errors = try ReportPipe()
+    let silence = open("/dev/null", O_WRONLY | O_CLOEXEC)
+    guard silence >= 0 else { throw .fromErrno("open /dev/null") }
+    defer { close(silence) }
     let child = try ChildProcess.spawn(
-      executable: executable, arguments: [],
+      executable: executable, arguments: arguments,
       environment: [
         WorkerJob.environmentKey: job.environmentValue, "SWIFT_BACKTRACE": "enable=no",
       ],
@@ -108,6 +138,8 @@ package struct IsolatedCheck {
         WorkerJob.messagesDescriptor: messages.writeEnd,
         WorkerJob.reportDescriptor: records.writeEnd,
         WorkerJob.recorderDescriptor: recorder.fileDescriptor,
+        // A re-launched test binary prints its framework's progress, which is not the report.
+        STDOUT_FILENO: silence,
         STDERR_FILENO: errors.writeEnd,
       ])
     messages.closeWriteEnd()
@@ -150,10 +182,10 @@ package struct IsolatedCheck {
       standardError: String(decoding: errorBytes.prefix(65_536), as: UTF8.self))
   }
 
-  /// Runs `scenario` alone in a fresh child, the configured number of times; nil when the child could not run.
-  func runScenario(_ scenario: Scenario) -> ChildOutcome? {
-    var job = WorkerJob(target: target.name, configuration: configuration)
-    job.scenario = scenario
+  /// Runs `scenario` alone in a fresh child, `invocations` times; nil when the child could not run.
+  func runScenario(_ scenario: Scenario, invocations: Int) -> ChildOutcome? {
+    var job = job(scenario: scenario)
+    job.configuration.invocations = invocations
     return try? runChild(job)
   }
 
@@ -167,26 +199,14 @@ package struct IsolatedCheck {
   private func deathReport(_ outcome: ChildOutcome) -> CheckReport {
     var final = (scenario: outcome.scenario, outcome: outcome, steps: 0)
     if outcome.crashed, configuration.minimizes {
-      let signal = outcome.termination
-      // A candidate keeps the failure when it dies of the same signal.
-      let shrinker = Shrinker<ChildOutcome>(
-        fails: { candidate in
-          guard let result = runScenario(candidate), result.crashed, result.termination == signal
-          else {
-            return nil
-          }
-          return result
-        },
-        simplerArguments: { _ in [] })
-      if let shrunk = try? shrinker.shrink(outcome.scenario, failure: outcome) {
-        final = (shrunk.scenario, shrunk.failure, shrunk.steps)
-      }
+      final = shrunk(outcome)
     }
     let evidence = evidence(of: final.outcome, scenario: final.scenario)
     var report = emptyReport()
     report.scenarios = outcome.scenarioCount
     let kind: FailureReport.Kind =
       evidence.kind == .crash ? .crash : evidence.kind == .hang ? .hang : .exit
+    let budget = candidateInvocations(after: final.outcome)
     report.failure = FailureReport(
       kind: kind, secondsToFind: 0, original: outcome.scenario,
       scenarioIndex: max(0, outcome.scenarioCount - 1),
@@ -195,12 +215,87 @@ package struct IsolatedCheck {
       diagnosis: CrashDiagnoser(
         evidence: evidence, scenario: final.scenario,
         arrayAfter: { (target.checkable as? any IsolatedCheckable)?.arrayElements(after: $0) },
-        crashesSequentially: { crashesWhenRunInTurn(final.scenario) }
+        crashesSequentially: { crashesWhenRunInTurn(final.scenario, invocations: budget) }
       ).diagnose(),
       failedInvocations: 1, invocations: (final.outcome.snapshot.invocation ?? 0) + 1,
       shrinkSteps: final.steps,
       crash: evidence)
+    let repro = Repro(
+      target: target.name, seed: report.seed, scenarioIndex: report.failure!.scenarioIndex,
+      configuration: configuration, scenario: final.scenario,
+      diagnosis: report.failure!.diagnosis.pattern, history: nil, failure: kind)
+    do {
+      report.failure!.reproPath = try repro.write(
+        into: configuration.reproDirectory ?? ".racecheck/repro")
+    } catch {
+      report.failure!.reproError = "\(error)"
+    }
     return report
+  }
+
+  /// Runs a repro's scenario in a fresh child up to `invocations` times, and reports whether it crashed, hung or exited again.
+  package func replay(_ repro: Repro, invocations: Int) -> ReplayReport {
+    var report = ReplayReport(repro: repro, invocations: 0, failures: 0)
+    guard let outcome = runScenario(repro.scenario, invocations: invocations) else {
+      report.specError = SpecError(message: "the isolated child could not be started")
+      return report
+    }
+    if outcome.termination == .exited(0), !outcome.hung {
+      report.invocations = invocations
+      return report
+    }
+    let evidence = evidence(of: outcome, scenario: repro.scenario)
+    report.invocations = (outcome.snapshot.invocation ?? 0) + 1
+    report.failures = 1
+    report.crash = evidence
+    report.diagnosis = CrashDiagnoser(
+      evidence: evidence, scenario: repro.scenario,
+      arrayAfter: { (target.checkable as? any IsolatedCheckable)?.arrayElements(after: $0) },
+      crashesSequentially: {
+        crashesWhenRunInTurn(repro.scenario, invocations: candidateInvocations(after: outcome))
+      }
+    ).diagnose()
+    return report
+  }
+
+  /// The smallest scenario found, within the configured shrinking time, that still crashes with the same signal.
+  ///
+  /// Each candidate runs in a fresh child, for a few times the invocations the crash
+  /// took to show: a candidate that keeps a racy crash shows it within that budget
+  /// most of the time, and one that lost it does not cost a whole run.
+  private func shrunk(_ outcome: ChildOutcome) -> (
+    scenario: Scenario, outcome: ChildOutcome, steps: Int
+  ) {
+    let deadline = configuration.shrinkDeadline()
+    let budget = candidateInvocations(after: outcome)
+    let fails = { (candidate: Scenario) -> ChildOutcome? in
+      guard MonotonicClock.now() < deadline,
+        let result = runScenario(candidate, invocations: budget), result.crashed,
+        result.termination == outcome.termination
+      else { return nil }
+      return result
+    }
+    var start = (scenario: outcome.scenario, outcome: outcome, steps: 0)
+    // Calls that never started cannot matter; dropping them all at once saves many candidates.
+    // Not for a crash off the runner threads: a block submitted by an earlier invocation may
+    // run during a later one, so the calls in flight do not bound the culprit.
+    let started = outcome.scenario.truncated(
+      afterCallsInFlight: outcome.snapshot.threads.compactMap(\.operation))
+    let onRunnerThread = outcome.records.first { $0.kind == .crash }?.slot != nil
+    if onRunnerThread, started != outcome.scenario, let result = fails(started) {
+      start = (started, result, 1)
+    }
+    let shrinker = Shrinker<ChildOutcome>(fails: fails, simplerArguments: { _ in [] })
+    guard let shrunk = try? shrinker.shrink(start.scenario, failure: start.outcome) else {
+      return start
+    }
+    return (shrunk.scenario, shrunk.failure, start.steps + shrunk.steps)
+  }
+
+  /// Invocations for a run of a crash's candidate scenario: four times what the crash took and at least 200, within the configured count.
+  private func candidateInvocations(after outcome: ChildOutcome) -> Int {
+    let took = (outcome.snapshot.invocation ?? 0) + 1
+    return min(configuration.invocations, max(200, 4 * took))
   }
 
   /// What the report shows of a child's death while it ran `scenario`.
@@ -208,7 +303,8 @@ package struct IsolatedCheck {
     let calls = scenario.allCalls
     let inFlight = outcome.snapshot.threads.compactMap { thread -> CrashEvidence.InFlightCall? in
       guard let operation = thread.operation, calls.indices.contains(operation) else { return nil }
-      return CrashEvidence.InFlightCall(thread: thread.slot, call: calls[operation])
+      return CrashEvidence.InFlightCall(
+        thread: thread.slot, call: calls[operation], index: operation)
     }
     let crash = outcome.records.first { $0.kind == .crash }
     let stackRecords = outcome.records.filter { $0.kind == .stack }
@@ -266,10 +362,11 @@ package struct IsolatedCheck {
   }
 
   /// Whether `scenario` crashes with its threads run one after another, in a fresh child; nil when that cannot be told.
-  private func crashesWhenRunInTurn(_ scenario: Scenario) -> Bool? {
-    let inTurn = Scenario(
-      initial: scenario.initial + scenario.parallel.flatMap { $0 }, post: scenario.post)
-    guard let outcome = runScenario(inTurn), !outcome.hung else { return nil }
+  private func crashesWhenRunInTurn(_ scenario: Scenario, invocations: Int) -> Bool? {
+    let inTurn = ConcurrentOnlyFailure.inTurn(scenario)
+    guard let outcome = runScenario(inTurn, invocations: invocations), !outcome.hung else {
+      return nil
+    }
     return outcome.termination != .exited(0)
   }
 }

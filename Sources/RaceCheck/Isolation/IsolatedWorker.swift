@@ -12,25 +12,36 @@ package enum IsolatedWorker {
   ///
   /// Call it first thing in a program that offers isolation, before anything else starts threads.
   package static func runIfRequested(targets: [Target]) {
-    guard ProcessInfo.processInfo.environment[WorkerJob.environmentKey] != nil else { return }
-    guard let job = WorkerJob.current else {
-      Console.printError("racecheck worker: the job in \(WorkerJob.environmentKey) cannot be read")
-      exit(70)
-    }
+    guard let job = currentJob() else { return }
     guard let target = targets.first(where: { $0.name == job.target }),
       let isolatable = target.checkable as? any IsolatedCheckable
     else {
       Console.printError("racecheck worker: no target '\(job.target)' in this program")
       exit(70)
     }
+    run(job, on: isolatable)
+  }
+
+  /// The job this process was started for, nil when it is not a worker; exits when the job cannot be read.
+  package static func currentJob() -> WorkerJob? {
+    guard ProcessInfo.processInfo.environment[WorkerJob.environmentKey] != nil else { return nil }
+    guard let job = WorkerJob.current else {
+      Console.printError("racecheck worker: the job in \(WorkerJob.environmentKey) cannot be read")
+      exit(70)
+    }
+    return job
+  }
+
+  /// Runs `job` on `checkable` with the crash handler installed, reporting through the parent's descriptors, then exits.
+  package static func run(_ job: WorkerJob, on checkable: any IsolatedCheckable) -> Never {
     do {
       let recorder = try FlightRecorder(mappingFileDescriptor: WorkerJob.recorderDescriptor)
       try CrashCapture.install(reportingTo: WorkerJob.reportDescriptor, flightRecorder: recorder)
       let link = WorkerLink(recorder: recorder, messages: WorkerJob.messagesDescriptor)
       if let scenario = job.scenario {
-        isolatable.run(scenario, invocations: job.configuration.invocations, link: link)
+        checkable.run(scenario, invocations: job.configuration.invocations, link: link)
       } else {
-        link.send(.report(isolatable.check(job.configuration, link: link)))
+        link.send(.report(checkable.check(job.configuration, link: link)))
       }
       exit(0)
     } catch {

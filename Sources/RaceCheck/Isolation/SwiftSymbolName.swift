@@ -36,6 +36,19 @@ package enum SwiftSymbolName {
     return String(cString: result)
   }
 
+  /// The full readable form of a Swift mangled name, modules and signature included, or nil when it is not one.
+  ///
+  /// ```swift
+  /// SwiftSymbolName.demangleFully("$s5Tests9CacheTestC9testCacheyyF")  // "Tests.CacheTest.testCache() -> ()"
+  /// ```
+  package static func demangleFully(_ symbol: String) -> String? {
+    guard let full = Demangler.shared.full,
+      let result = symbol.withCString({ full($0, strlen($0), nil, nil, 0) })
+    else { return nil }
+    defer { free(result) }
+    return String(cString: result)
+  }
+
   /// The module that declares a mangled Swift symbol's outermost context, or nil when it has none.
   ///
   /// An extension's module wins over the extended type's, so a user's `extension Array`

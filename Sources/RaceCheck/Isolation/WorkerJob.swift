@@ -17,6 +17,11 @@ package struct WorkerJob: Codable, Sendable {
   package var configuration: Configuration
   /// A scenario to run as is, `configuration.invocations` times, instead of a check; nil for a check.
   package var scenario: Scenario? = nil
+  /// The source location of the `check` call to run, when the child is a re-launched test binary.
+  ///
+  /// A test may check the same spec at several places; only the call at this location
+  /// becomes the worker, and the others return at once.
+  package var callSite: String? = nil
 
   /// The job this process was started with, or nil when it is not a worker.
   static var current: WorkerJob? {

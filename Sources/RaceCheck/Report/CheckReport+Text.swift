@@ -78,7 +78,10 @@ extension CheckReport: CustomStringConvertible {
       "Diagnosis: \(failure.diagnosis.pattern.rawValue)",
       "  \(failure.diagnosis.evidence)",
       "",
-      "Scenario \(failure.scenarioIndex + 1), invocation \((crash.invocation ?? 0) + 1):",
+      failure.shrinkSteps > 0
+        ? "Minimized scenario (\(failure.original.size) operations shrunk to \(failure.scenario.size) in "
+          + "\(failure.shrinkSteps) steps, each run in a fresh child), ended in invocation \((crash.invocation ?? 0) + 1):"
+        : "Scenario \(failure.scenarioIndex + 1), invocation \((crash.invocation ?? 0) + 1):",
       ScenarioTable(scenario: failure.scenario, results: nil, voidOperations: []).render(),
       "",
       "In flight: "

@@ -16,6 +16,8 @@ public struct CrashEvidence: Sendable, Codable {
     public var thread: Int
     /// The call.
     public var call: Scenario.Call
+    /// The call's position in the scenario's history (init, then each thread, then post), when known.
+    public var index: Int?
   }
 
   /// How the child ended.

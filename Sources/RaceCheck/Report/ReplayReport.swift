@@ -12,6 +12,8 @@ public struct ReplayReport: Sendable {
   public var history: History?
   /// The diagnosis of that history, if any invocation failed.
   public var diagnosis: Diagnosis?
+  /// What racecheck saw when the replay crashed, hung or exited its isolated child.
+  public var crash: CrashEvidence?
   /// An operation of the spec threw during the replay.
   public var specError: SpecError?
   /// The names of the spec's operations that return nothing, whose results reports leave out.

@@ -18,6 +18,8 @@ public struct Repro: Hashable, Sendable, Codable {
   public var scenario: Scenario
   /// The diagnosis the failure got, if any.
   public var diagnosis: BugPattern?
+  /// How the failure showed; nil in files written before crashes had repro files, which were all non-linearizable results.
+  public var failure: FailureReport.Kind?
   /// A failing history of the scenario, in the history file's operation format.
   public var operations: [HistoryFile.Operation]?
 
@@ -25,7 +27,7 @@ public struct Repro: Hashable, Sendable, Codable {
   public init(
     target: String, seed: UInt64, scenarioIndex: Int, configuration: Configuration,
     scenario: Scenario,
-    diagnosis: BugPattern?, history: History?
+    diagnosis: BugPattern?, history: History?, failure: FailureReport.Kind? = .nonLinearizable
   ) {
     racecheck = 1
     self.target = target
@@ -34,6 +36,7 @@ public struct Repro: Hashable, Sendable, Codable {
     self.configuration = configuration
     self.scenario = scenario
     self.diagnosis = diagnosis
+    self.failure = failure
     operations = history.map(HistoryFile.operations)
   }
 
@@ -49,6 +52,15 @@ public struct Repro: Hashable, Sendable, Codable {
     }
     guard repro.racecheck == 1 else { throw .unsupportedVersion(path, repro.racecheck) }
     return repro
+  }
+
+  /// Whether the failure killed the isolated child (a crash, a hang or an early exit), so that a replay must run in one too.
+  public var endsTheProcess: Bool {
+    switch failure {
+    case .crash, .hang, .exit: true
+    // Schedule mode's failures are reports of the scheduler, in this process.
+    case .nonLinearizable, .dataRace, .deadlock, .stepBound, nil: false
+    }
   }
 
   /// Writes the repro as pretty-printed JSON into `directory`, creating it, and returns the file's path.

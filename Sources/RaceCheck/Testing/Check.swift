@@ -9,6 +9,10 @@
 /// Works from a Swift Testing `@Test` and from an XCTest method. A pass is quiet. Set
 /// `RACECHECK_SEED` to replay a run; the report prints the exact command.
 ///
+/// The check runs in a child process (see ``Configuration/isolated``): the test binary,
+/// started again to run only the calling test up to this call. A crash or a hang in the
+/// code under test then fails this test with a symbolized report, and the run goes on.
+///
 /// ```swift
 /// @Test func lockArrayIsLinearizable() {
 ///   check(Spec("LockArray", make: LockArray.init, model: ArrayModel()) {
@@ -36,6 +40,15 @@ public func check<Subject, Model>(
       Console.printError(message)
     }
   }
+  let callSite = "\(fileID):\(line):\(column)"
+  // In a re-launched test binary, the check the parent asked for runs as the worker and
+  // exits; any other check on the way is skipped.
+  if let job = IsolatedWorker.currentJob() {
+    if job.target == spec.name, job.callSite == callSite { IsolatedWorker.run(job, on: spec) }
+    return CheckReport(
+      target: spec.name, seed: 0, configuration: configuration, scenarios: 0, invocations: 0,
+      seconds: 0)
+  }
   var configuration = configuration
   if let text = getenv("RACECHECK_SEED").map({ String(cString: $0) }) {
     guard let seed = Configuration.parseSeed(text) else {
@@ -49,7 +62,16 @@ public func check<Subject, Model>(
     }
     configuration.seed = seed
   }
-  var report = spec.check(configuration)
+  var report: CheckReport
+  // Schedule mode stays in this process, as in `racecheck run` (see `CommandContext.check`).
+  if configuration.isolated, configuration.schedule == nil, let relaunch = TestRelaunch.current {
+    var isolated = IsolatedCheck(target: Target(spec), configuration: configuration)
+    isolated.arguments = relaunch.arguments
+    isolated.callSite = callSite
+    report = isolated.run()
+  } else {
+    report = spec.check(configuration)
+  }
   let testName = function.split(separator: "(").first.map(String.init) ?? function
   report.replayCommand =
     "RACECHECK_SEED=\(Configuration.formatSeed(report.seed)) swift test --filter \(testName)"

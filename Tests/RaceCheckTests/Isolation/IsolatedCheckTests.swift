@@ -33,14 +33,46 @@ extension RaceCheckTestSuite {
       #expect(failure.scenario.allCallNames.contains("addIfAbsent"))
     }
 
+    @Test func uncheckedAsyncWriteCrashesOnADispatchWorkerAndTheWriteIsNamed() throws {
+      let report = try isolatedCheck("NSSafeMutableArrayWrites")
+      let failure = try #require(report.failure, "\(report)")
+      let crash = try #require(failure.crash)
+      #expect(crash.runnerThread == nil, "\(report)")
+      #expect(failure.diagnosis.pattern == .uncheckedIndexInAsyncWrite, "\(report)")
+      let writes =
+        (failure.scenario.initial + failure.scenario.parallel.flatMap { $0 } + failure.scenario.post)
+        .filter {
+          ["insert", "remove", "replace"].contains($0.operation)
+        }
+      #expect(
+        writes.contains { failure.diagnosis.evidence.hasPrefix($0.description) }, "\(report)")
+    }
+
+    @Test func crashIsWrittenToAReproFileWhoseReplayCrashesAgain() throws {
+      let report = try isolatedCheck("NSSafeMutableArray")
+      let path = try #require(report.failure?.reproPath, "\(report)")
+      let repro = try Repro.read(from: path)
+      #expect(repro.failure == .crash)
+      #expect(repro.endsTheProcess)
+      let replay = try isolated("NSSafeMutableArray", seed: 1).replay(repro, invocations: 10)
+      #expect(replay.failures == 1)
+      #expect(replay.crash?.message == "Index out of range", "\(replay)")
+      #expect(replay.diagnosis?.pattern == .unsignedUnderflowBoundsCheck)
+    }
+
     /// Runs `name`'s check in a child started from the built `racecheck` executable.
     private func isolatedCheck(_ name: String, seed: UInt64 = 1) throws -> CheckReport {
+      try isolated(name, seed: seed).run()
+    }
+
+    /// An isolated check of `name` at the demo's budget, its child the built `racecheck` executable.
+    private func isolated(_ name: String, seed: UInt64) throws -> IsolatedCheck {
       let fixture = try #require(Catalogue.isolatedFixtures.first { $0.target.name == name })
       var configuration = Configuration.demo(seed: seed)
       configuration.reproDirectory = FileManagerTemporary.directory
       var check = IsolatedCheck(target: fixture.target, configuration: configuration)
       check.executable = try BuildProducts.path(of: "racecheck")
-      return check.run()
+      return check
     }
   }
 }

@@ -36,6 +36,13 @@ extension RaceCheckTestSuite {
       #expect(report.failure?.kind == .hang)
     }
 
+    @Test func childThatExitsCleanlyWithoutAWordIsReportedAsABrokenSetup() throws {
+      let report = try check(withWorker: "exit 0")
+      #expect(report.failure == nil)
+      let message = try #require(report.specError?.message, "\(report)")
+      #expect(message.contains("the isolated child exited without checking"), "\(report)")
+    }
+
     @Test func childStandardErrorIsKeptInTheReport() throws {
       let report = try check(withWorker: "echo 'the code under test complained' >&2; exit 5")
       let crash = try #require(report.failure?.crash, "\(report)")

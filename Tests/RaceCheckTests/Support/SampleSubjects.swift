@@ -1,3 +1,4 @@
+import Fixtures
 import Foundation
 import RaceCheck
 
@@ -94,4 +95,24 @@ func smallConfiguration(seed: UInt64 = 1, threads: Int = 2) -> Configuration {
     seed: seed, shape: Configuration.Shape(threads: threads), scenarios: 10, invocations: 300,
     reproDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("racecheck-tests")
       .path)
+}
+
+/// Row 7's `NSSafeMutableArray` as a user would describe it in a test: its `get` traps on an empty array.
+enum CrashingArraySpec {
+  static let spec = Spec("NSSafeMutableArray", make: NSSafeMutableArray.init, model: ArrayModel()) {
+    Operation("get", .int(in: 0...2)) { (array: NSSafeMutableArray, index: Int) in
+      (array.objectAtIndex(index) as? Token)?.value
+    }
+    Operation("append", .int(in: 0...3)) { (array: NSSafeMutableArray, x: Int) in
+      array.addObject(Token.interned(x))
+    }
+    Operation("removeLast") { (array: NSSafeMutableArray) in array.removeLastObject() }
+  }
+
+  /// Whether `text` is the symbolized crash report the catalogue asks for row 7.
+  static func isSymbolizedReport(_ text: String) -> Bool {
+    text.contains("crashed") && text.contains("Index out of range")
+      && text.contains("NSSafeMutableArray.objectAtIndex")
+      && text.contains("NSSafeMutableArray.swift:")
+  }
 }

@@ -28,6 +28,18 @@ extension RaceCheckTestSuite {
       }
     }
 
+    @Test func crashingCheckFailsTheTestWithTheSymbolizedReportAndTheTestGoesOn() {
+      var report: CheckReport?
+      withKnownIssue {
+        report = check(CrashingArraySpec.spec, configuration: smallConfiguration())
+      } matching: { issue in
+        CrashingArraySpec.isSymbolizedReport(issue.comments.map(\.rawValue).joined())
+      }
+      // Reaching this line is the point: the crash ended the re-launched child, not this process.
+      #expect(report?.failure?.kind == .crash)
+      #expect(report?.failure?.diagnosis.pattern == .unsignedUnderflowBoundsCheck)
+    }
+
     @Test func reportNamesTheCallingTestInItsReplayCommand() {
       withKnownIssue {
         let report = check(GuardedInsertArray.spec, configuration: smallConfiguration())

@@ -28,6 +28,16 @@ final class XCTestFailureTests: XCTestCase {
     XCTAssertTrue(recorded.first?.description.contains("insert-at-count-rejected") == true)
   }
 
+  func testCrashingCheckFailsTheXCTestWithTheSymbolizedReportAndTheTestGoesOn() {
+    let report = check(CrashingArraySpec.spec, configuration: smallConfiguration())
+    // Reaching this line is the point: the crash ended the re-launched child, not this process.
+    XCTAssertEqual(report.failure?.kind, .crash)
+    XCTAssertEqual(recorded.count, 1)
+    XCTAssertTrue(
+      recorded.first.map { CrashingArraySpec.isSymbolizedReport($0.description) } == true,
+      recorded.first?.description ?? "no failure recorded")
+  }
+
   func testPassingCheckRecordsNoFailure() {
     check(OneLockCounter.spec, configuration: smallConfiguration())
     XCTAssertTrue(recorded.isEmpty)

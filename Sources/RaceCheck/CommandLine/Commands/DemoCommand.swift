@@ -3,8 +3,18 @@ enum DemoCommand {
   /// The seed the demo uses unless told otherwise: one of the seeds the catalogue's tests check.
   static let defaultSeed: UInt64 = 1
 
-  /// The demo's budgets, shared with the catalogue's tests so that the demo shows what they verify.
-  static let defaults = Configuration.demo(seed: defaultSeed)
+  /// The demo's budgets: the catalogue tests' scenarios and invocations, with wall-clock caps.
+  ///
+  /// The tests check each row with ``Configuration/demo(seed:)`` and no time limit; the demo
+  /// adds caps so that all the rows for five seeds take about two minutes: a passing row
+  /// stops searching after 1.5 s (most finish their scenarios sooner), and shrinking a
+  /// failure stops after 1 s with the smallest failing scenario found.
+  static let defaults: Configuration = {
+    var configuration = Configuration.demo(seed: defaultSeed)
+    configuration.timeLimit = 1.5
+    configuration.shrinkTimeLimit = 1
+    return configuration
+  }()
 
   static let spec = CommandSpec(
     name: "demo",
@@ -15,9 +25,20 @@ enum DemoCommand {
       .value("--seeds", "S1,S2,…", "Check every target once per seed, a row each."),
       .value("--scenarios", "N", "Scenarios per target, at most (default: \(defaults.scenarios))."),
       .value("--invocations", "N", "Runs of each scenario (default: \(defaults.invocations))."),
-      .value("--time", "SECONDS", "Stop each target's search after this long (default: none)."),
+      .value(
+        "--time", "SECONDS",
+        "Stop each target's search after this long (default: \(PlainNumber.text(defaults.timeLimit!)))."
+      ),
+      .value(
+        "--shrink-time", "SECONDS",
+        "Stop shrinking a failure after this long (default: \(PlainNumber.text(defaults.shrinkTimeLimit!)))."
+      ),
       .value("--repro-dir", "DIR", "Folder for repro files (default: .racecheck/repro)."),
       .flag("--no-isolation", "Check in this process: faster, but a crash ends the demo."),
+      .value(
+        "--hang-timeout", "SECONDS",
+        "Report a hang when an invocation makes no progress this long (default: \(PlainNumber.text(defaults.hangTimeout)))."
+      ),
       .flag("--json", "Print one JSON document instead of the table."),
     ] + ScheduleOptions.options,
     discussion: ["Exits 0 when every target meets its expectation, 1 otherwise."],
@@ -43,8 +64,12 @@ enum DemoCommand {
     base.schedule = schedule
     base.scenarios = try parsed.integer("--scenarios", atLeast: 1) ?? base.scenarios
     base.invocations = try parsed.integer("--invocations", atLeast: 1) ?? base.invocations
-    base.timeLimit = try parsed.seconds("--time") ?? defaults.timeLimit
+    // The stress demo's time cap would cut a schedule search short; its budget is the schedule count.
+    base.timeLimit = try parsed.seconds("--time") ?? (schedule == nil ? defaults.timeLimit : nil)
+    base.shrinkTimeLimit = try parsed.seconds("--shrink-time") ?? defaults.shrinkTimeLimit
     base.reproDirectory = parsed.value("--repro-dir") ?? defaults.reproDirectory
+    base.isolated = !parsed.flag("--no-isolation")
+    base.hangTimeout = try parsed.seconds("--hang-timeout") ?? defaults.hangTimeout
     let json = parsed.flag("--json")
     let targets = context.driver.targets.compactMap { target in
       // A target without a schedule expectation may not run under the scheduler at all (it may trap).
@@ -82,9 +107,7 @@ enum DemoCommand {
         configuration.seed = seed
         let outcome = Outcome(
           target: target, expectation: expectation,
-          // Schedule mode runs in this process: the scheduler turns deadlocks into reports.
-          report: context.check(
-            target, configuration, inProcess: parsed.flag("--no-isolation") || schedule != nil))
+          report: context.check(target, configuration))
         outcomes.append(outcome)
         if !json { context.print(table.line(row(outcome, showsSeed: showsSeed))) }
       }

@@ -31,8 +31,15 @@ enum ReplayCommand {
         throw .unknownTarget(path: path, recorded: repro.target)
       }
       target = found
-      report = try target.checkable.replay(
-        repro, invocations: invocations ?? max(1, repro.configuration.invocations))
+      let count = invocations ?? max(1, repro.configuration.invocations)
+      // A crash or a hang would end this process: it is replayed in an isolated child.
+      if repro.endsTheProcess, let executable = context.driver.workerExecutable {
+        var isolated = IsolatedCheck(target: target, configuration: repro.configuration)
+        isolated.executable = executable
+        report = isolated.replay(repro, invocations: count)
+      } else {
+        report = try target.checkable.replay(repro, invocations: count)
+      }
     } catch {
       context.printError("\(context.programName): \(error.naming(path))")
       return .dataError
@@ -61,6 +68,10 @@ enum ReplayCommand {
         + "(stress interleavings are not deterministic)."
     ]
     let scenario = report.repro.scenario
+    if let crash = report.crash {
+      lines += crashLines(report, crash)
+      return lines
+    }
     guard report.failures > 0, let history = report.history else {
       let recorded = report.repro.diagnosis.map { " (recorded as \($0.rawValue))" } ?? ""
       lines += [
@@ -83,6 +94,33 @@ enum ReplayCommand {
       )
       .render(),
     ]
+    return lines
+  }
+
+  /// The diagnosis, the scenario, the calls in flight and the stacks of a replay that crashed, hung or exited.
+  private static func crashLines(_ report: ReplayReport, _ crash: CrashEvidence) -> [String] {
+    let how: String
+    switch crash.kind {
+    case .crash:
+      how = "It crashed (\(crash.signal ?? "signal")\(crash.message.map { ": \($0)" } ?? ""))"
+    case .hang: how = "It hung: an invocation made no progress for its deadline"
+    case .exit: how = "Its child ended without a report: \(crash.detail ?? "")"
+    }
+    var lines = ["", how + " in invocation \(report.invocations)."]
+    if let diagnosis = report.diagnosis {
+      lines += ["", "Diagnosis: \(diagnosis.pattern.rawValue)", "  \(diagnosis.evidence)"]
+    }
+    lines += [
+      "", "Scenario:",
+      ScenarioTable(scenario: report.repro.scenario, results: nil, voidOperations: []).render(),
+      "",
+      "In flight: "
+        + (crash.inFlight.isEmpty
+          ? "no call"
+          : crash.inFlight.map { "\($0.call) on thread \($0.thread)" }.joined(separator: ", ")),
+    ]
+    if crash.kind == .crash { lines += ["", crash.stack] }
+    for stack in crash.threadStacks { lines += ["", stack] }
     return lines
   }
 }

@@ -22,8 +22,16 @@ enum RunCommand {
       .value("--invocations", "N", "Runs of each scenario (default: \(defaults.invocations))."),
       .value("--time", "SECONDS", "Stop searching after this long (default: no limit)."),
       .flag("--no-minimize", "Report the failing scenario without shrinking it."),
+      .value(
+        "--shrink-time", "SECONDS",
+        "Stop shrinking a failure after this long (default: \(PlainNumber.text(defaults.shrinkTimeLimit!)))."
+      ),
       .value("--repro-dir", "DIR", "Folder for repro files (default: .racecheck/repro)."),
       .flag("--no-isolation", "Check in this process: faster, but a crash ends racecheck."),
+      .value(
+        "--hang-timeout", "SECONDS",
+        "Report a hang when an invocation makes no progress this long (default: \(PlainNumber.text(defaults.hangTimeout)))."
+      ),
       .flag("--json", "Print one JSON document instead of the report."),
     ] + ScheduleOptions.options,
     discussion: [
@@ -38,9 +46,7 @@ enum RunCommand {
   {
     let target = try context.target(named: parsed.positionals[0])
     let configuration = try configuration(from: parsed)
-    var report = context.check(
-      target, configuration,
-      inProcess: parsed.flag("--no-isolation") || configuration.schedule != nil)
+    var report = context.check(target, configuration)
     report.replayCommand = replayCommand(
       programName: context.programName, target: target.name, seed: report.seed,
       configuration: configuration)
@@ -72,7 +78,10 @@ enum RunCommand {
       try parsed.integer("--invocations", atLeast: 1) ?? defaults.invocations
     configuration.timeLimit = try parsed.seconds("--time")
     configuration.minimizes = !parsed.flag("--no-minimize")
+    configuration.shrinkTimeLimit = try parsed.seconds("--shrink-time") ?? defaults.shrinkTimeLimit
     configuration.reproDirectory = parsed.value("--repro-dir")
+    configuration.isolated = !parsed.flag("--no-isolation")
+    configuration.hangTimeout = try parsed.seconds("--hang-timeout") ?? defaults.hangTimeout
     configuration.schedule = try ScheduleOptions.settings(from: parsed)
     return configuration
   }
@@ -103,7 +112,14 @@ enum RunCommand {
       words += ["--time", PlainNumber.text(time)]
     }
     if !configuration.minimizes { words.append("--no-minimize") }
+    if let limit = configuration.shrinkTimeLimit, limit != defaults.shrinkTimeLimit {
+      words += ["--shrink-time", PlainNumber.text(limit)]
+    }
     if let directory = configuration.reproDirectory { words += ["--repro-dir", directory] }
+    if !configuration.isolated { words.append("--no-isolation") }
+    if configuration.hangTimeout != defaults.hangTimeout {
+      words += ["--hang-timeout", PlainNumber.text(configuration.hangTimeout)]
+    }
     words += ScheduleOptions.words(configuration.schedule)
     return words.map(shellQuoted).joined(separator: " ")
   }

@@ -1,0 +1,100 @@
+import Testing
+
+@testable import RaceCheck
+
+extension RaceCheckTestSuite {
+  /// Crashes are named from their evidence: the crashing thread, the signal, the stack and the calls in flight.
+  @Suite struct CrashDiagnoserTests {
+    @Test func trapOnADispatchWorkerAfterAWriteInvalidInSomeOrderIsAnUncheckedAsyncWrite() {
+      // Either remove(0) may come second, on an array that is empty by then.
+      let scenario = Scenario(
+        initial: [call("append", 1)], parallel: [[call("remove", 0)], [call("remove", 0)]])
+      let pattern = diagnose(
+        scenario,
+        evidence(signal: "SIGILL", message: "Index out of range", thread: nil, inFlight: []))
+      #expect(pattern == .uncheckedIndexInAsyncWrite)
+    }
+
+    @Test func trapOnADispatchWorkerAfterWritesValidInEveryOrderIsNotAnUncheckedAsyncWrite() {
+      let scenario = Scenario(
+        initial: [call("append", 1), call("append", 2)],
+        parallel: [[call("remove", 0)], [call("replace", 0, 3)]])
+      let pattern = diagnose(
+        scenario,
+        evidence(signal: "SIGILL", message: "Index out of range", thread: nil, inFlight: []))
+      #expect(pattern == .unclassified)
+    }
+
+    @Test func writerCrashingInsideTheQueueWhileASnapshotReadsOutsideItIsEscapedLiveStorage() {
+      let scenario = Scenario(
+        initial: [call("append", 1)], parallel: [[call("remove", 0)], [call("snapshot")]])
+      let pattern = diagnose(
+        scenario,
+        evidence(
+          signal: "SIGILL", message: "Index out of range", thread: 0,
+          inFlight: [(0, call("remove", 0)), (1, call("snapshot"))],
+          functions: ["LockArray.removeObjectAtIndex(_:)", "_dispatch_sync_invoke_and_complete"]))
+      #expect(pattern == .escapedLiveStorage)
+    }
+
+    @Test func segmentationFaultWithThreadsRunningTogetherIsADataRace() {
+      let scenario = Scenario(parallel: [[call("append", 1)], [call("append", 2)]])
+      let pattern = diagnose(
+        scenario,
+        evidence(
+          signal: "SIGSEGV", message: nil, thread: 1, inFlight: [(1, call("append", 2))],
+          functions: ["swift_retain", "UnsafeArray.addObject(_:)"]))
+      #expect(pattern == .dataRace)
+    }
+
+    @Test func segmentationFaultOnOneThreadIsNotCalledADataRace() {
+      let scenario = Scenario(initial: [call("append", 1), call("snapshot")])
+      let pattern = diagnose(
+        scenario,
+        evidence(
+          signal: "SIGSEGV", message: nil, thread: 0, inFlight: [(0, call("snapshot"))],
+          functions: ["swift_retain"]))
+      #expect(pattern == .unclassified)
+    }
+
+    @Test func trapInTheParallelPartThatRunningInTurnDoesNotRepeatIsADataRace() {
+      // The same call is in the init part too; the recorder's index says which one crashed.
+      let scenario = Scenario(
+        initial: [call("snapshot"), call("append", 0)],
+        parallel: [[call("snapshot")], [call("append", 1)]])
+      var crash = evidence(
+        signal: "SIGILL", message: "Index out of range", thread: 0,
+        inFlight: [(0, call("snapshot"))])
+      crash.inFlight[0].index = 2
+      #expect(diagnose(scenario, crash, crashesSequentially: false) == .dataRace)
+      #expect(diagnose(scenario, crash, crashesSequentially: true) == .unclassified)
+    }
+
+    // MARK: - Helpers
+
+    private func call(_ operation: String, _ arguments: Int...) -> Scenario.Call {
+      Scenario.Call(operation, arguments.map { .int($0) })
+    }
+
+    private func evidence(
+      signal: String, message: String?, thread: Int?,
+      inFlight: [(thread: Int, call: Scenario.Call)], functions: [String] = []
+    ) -> CrashEvidence {
+      CrashEvidence(
+        kind: .crash, signal: signal, message: message, runnerThread: thread,
+        threadName: thread == nil ? "DispatchWorker" : "racecheck-\(thread!)", invocation: 0,
+        inFlight: inFlight.map { CrashEvidence.InFlightCall(thread: $0.thread, call: $0.call) },
+        stack: "", threadStacks: [], functions: functions, detail: nil, standardError: nil)
+    }
+
+    private func diagnose(
+      _ scenario: Scenario, _ evidence: CrashEvidence, crashesSequentially: Bool? = nil
+    ) -> BugPattern {
+      CrashDiagnoser(
+        evidence: evidence, scenario: scenario,
+        arrayAfter: { calls in GuardedInsertArray.spec.arrayElements(after: calls) },
+        crashesSequentially: { crashesSequentially }
+      ).diagnose().pattern
+    }
+  }
+}
