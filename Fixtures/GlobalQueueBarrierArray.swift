@@ -13,6 +13,8 @@
 // Schedule mode: the queue is a `SyncQueue`, the lock a `SyncLock` and the stored state a
 // `SyncCell` (RaceCheckSync), the change a user makes so that racecheck can schedule the class;
 // with no scheduler installed they forward to Dispatch and Foundation, so stress mode is unchanged.
+// The stored-state wrapper yields the cell's storage (`_read`, `_modify`): a get/set pair would
+// copy the buffer on every in-place mutation and change how the races fail under stress.
 
 import Foundation
 import RaceCheckSync
@@ -30,8 +32,9 @@ public final class GlobalQueueBarrierArray: @unchecked Sendable {
 
   private let _photosCell = SyncCell<[Photo]>([], name: "_photos")
   private var _photos: [Photo] {
-    get { _photosCell.value }
+    _read { yield _photosCell.value }
     set { _photosCell.value = newValue }
+    _modify { yield &_photosCell.value }
   }
   // The queue the post warns against: GCD ignores barriers on global queues.
   private let globalQueue = SyncQueue.global()

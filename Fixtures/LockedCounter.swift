@@ -5,6 +5,8 @@
 // Schedule mode: the queue is a `SyncQueue`, the lock a `SyncLock` and the stored state a
 // `SyncCell` (RaceCheckSync), the change a user makes so that racecheck can schedule the class;
 // with no scheduler installed they forward to Dispatch and Foundation, so stress mode is unchanged.
+// The stored-state wrapper yields the cell's storage (`_read`, `_modify`): a get/set pair would
+// copy the buffer on every in-place mutation and change how the races fail under stress.
 
 import Foundation
 import RaceCheckSync
@@ -19,8 +21,9 @@ import RaceCheckSync
 public final class LockedCounter: @unchecked Sendable {
   private let _countCell = SyncCell<Int>(0, name: "_count")
   private var _count: Int {
-    get { _countCell.value }
+    _read { yield _countCell.value }
     set { _countCell.value = newValue }
+    _modify { yield &_countCell.value }
   }
   private let lock = SyncLock()
 

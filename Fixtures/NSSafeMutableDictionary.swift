@@ -9,6 +9,8 @@
 // Schedule mode: the queue is a `SyncQueue`, the lock a `SyncLock` and the stored state a
 // `SyncCell` (RaceCheckSync), the change a user makes so that racecheck can schedule the class;
 // with no scheduler installed they forward to Dispatch and Foundation, so stress mode is unchanged.
+// The stored-state wrapper yields the cell's storage (`_read`, `_modify`): a get/set pair would
+// copy the buffer on every in-place mutation and change how the races fail under stress.
 
 import Foundation
 import RaceCheckSync
@@ -23,8 +25,9 @@ import RaceCheckSync
 public final class NSSafeMutableDictionary: @unchecked Sendable {
   private let dictionaryCell = SyncCell<[String: AnyObject]>([:], name: "dictionary")
   private var dictionary: [String: AnyObject] {
-    get { dictionaryCell.value }
+    _read { yield dictionaryCell.value }
     set { dictionaryCell.value = newValue }
+    _modify { yield &dictionaryCell.value }
   }
   private let readWriteQuene = SyncQueue(label: "com.liwb.quene", attributes: .concurrent)
 

@@ -10,6 +10,8 @@
 // Schedule mode: the queue is a `SyncQueue`, the lock a `SyncLock` and the stored state a
 // `SyncCell` (RaceCheckSync), the change a user makes so that racecheck can schedule the class;
 // with no scheduler installed they forward to Dispatch and Foundation, so stress mode is unchanged.
+// The stored-state wrapper yields the cell's storage (`_read`, `_modify`): a get/set pair would
+// copy the buffer on every in-place mutation and change how the races fail under stress.
 
 import Foundation
 import RaceCheckSync
@@ -27,8 +29,9 @@ public final class PhotoManager: @unchecked Sendable {
 
   private let _photosCell = SyncCell<[Photo]>([], name: "_photos")
   private var _photos: [Photo] {
-    get { _photosCell.value }
+    _read { yield _photosCell.value }
     set { _photosCell.value = newValue }
+    _modify { yield &_photosCell.value }
   }
   private let concurrentPhotoQueue = SyncQueue(
     label: "com.raywenderlich.GooglyPuff.photoQueue", attributes: .concurrent)

@@ -13,6 +13,8 @@
 // Schedule mode: the queue is a `SyncQueue`, the lock a `SyncLock` and the stored state a
 // `SyncCell` (RaceCheckSync), the change a user makes so that racecheck can schedule the class;
 // with no scheduler installed they forward to Dispatch and Foundation, so stress mode is unchanged.
+// The stored-state wrapper yields the cell's storage (`_read`, `_modify`): a get/set pair would
+// copy the buffer on every in-place mutation and change how the races fail under stress.
 
 import Foundation
 import RaceCheckSync
@@ -27,8 +29,9 @@ import RaceCheckSync
 public final class ReentrantSyncArray: @unchecked Sendable {
   private let elementsCell = SyncCell<[Int]>([], name: "elements")
   private var elements: [Int] {
-    get { elementsCell.value }
+    _read { yield elementsCell.value }
     set { elementsCell.value = newValue }
+    _modify { yield &elementsCell.value }
   }
   private let serialQueue = SyncQueue(label: "com.raywenderlich.GooglyPuff.serialQueue")
 

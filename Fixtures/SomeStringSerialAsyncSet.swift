@@ -6,6 +6,8 @@
 // Schedule mode: the queue is a `SyncQueue`, the lock a `SyncLock` and the stored state a
 // `SyncCell` (RaceCheckSync), the change a user makes so that racecheck can schedule the class;
 // with no scheduler installed they forward to Dispatch and Foundation, so stress mode is unchanged.
+// The stored-state wrapper yields the cell's storage (`_read`, `_modify`): a get/set pair would
+// copy the buffer on every in-place mutation and change how the races fail under stress.
 
 import Foundation
 import RaceCheckSync
@@ -20,8 +22,9 @@ import RaceCheckSync
 public final class SomeStringSerialAsyncSet: @unchecked Sendable {
   private let _someStringCell = SyncCell<String?>(nil, name: "_someString")
   private var _someString: String? {
-    get { _someStringCell.value }
+    _read { yield _someStringCell.value }
     set { _someStringCell.value = newValue }
+    _modify { yield &_someStringCell.value }
   }
   // `dispatch_queue_create("www.nnn.com", NULL)`: NULL means serial.
   private let syncQueue = SyncQueue(label: "www.nnn.com")

@@ -10,6 +10,8 @@
 // Schedule mode: the queue is a `SyncQueue`, the lock a `SyncLock` and the stored state a
 // `SyncCell` (RaceCheckSync), the change a user makes so that racecheck can schedule the class;
 // with no scheduler installed they forward to Dispatch and Foundation, so stress mode is unchanged.
+// The stored-state wrapper yields the cell's storage (`_read`, `_modify`): a get/set pair would
+// copy the buffer on every in-place mutation and change how the races fail under stress.
 
 import Foundation
 import RaceCheckSync
@@ -24,8 +26,9 @@ import RaceCheckSync
 public final class SynchronizedArray: @unchecked Sendable {
   private let arrayCell = SyncCell<[AnyObject]>([], name: "array")
   private var array: [AnyObject] {
-    get { arrayCell.value }
+    _read { yield arrayCell.value }
     set { arrayCell.value = newValue }
+    _modify { yield &arrayCell.value }
   }
   private let lock = SyncLock()
 

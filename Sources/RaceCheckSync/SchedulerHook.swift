@@ -12,7 +12,9 @@ import Synchronization
 /// defer { SchedulerHook.uninstall(scheduler) }
 /// ```
 public enum SchedulerHook {
-  private static let isInstalled = Atomic<Bool>(false)
+  // Inlinable code reads it, so that the fast path is one load in the caller, with no call.
+  @usableFromInline
+  static let isInstalled = Atomic<Bool>(false)
   private static let slot = Mutex<(any SyncScheduler)?>(nil)
 
   /// Makes `scheduler` the one the primitives ask; it replaces any earlier one.
@@ -31,14 +33,16 @@ public enum SchedulerHook {
   }
 
   /// The installed scheduler when it controls the calling thread, else nil: one load on the fast path.
+  @inlinable
   @inline(__always)
   public static var active: (any SyncScheduler)? {
     guard _slowPath(isInstalled.load(ordering: .relaxed)) else { return nil }
     return controllingScheduler()
   }
 
+  @usableFromInline
   @inline(never)
-  private static func controllingScheduler() -> (any SyncScheduler)? {
+  static func controllingScheduler() -> (any SyncScheduler)? {
     guard let scheduler = slot.withLock({ $0 }), scheduler.controlsCurrentThread() else {
       return nil
     }

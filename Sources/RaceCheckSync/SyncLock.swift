@@ -7,7 +7,8 @@ import Foundation
 /// lock.withLock { count.value += 1 }
 /// ```
 public final class SyncLock: NSLocking, @unchecked Sendable {
-  private let underlying = NSLock()
+  @usableFromInline
+  let underlying = NSLock()
 
   /// A name for reports, as `NSLock.name`.
   public let name: String?
@@ -18,6 +19,7 @@ public final class SyncLock: NSLocking, @unchecked Sendable {
   }
 
   /// Waits until the lock is free and takes it.
+  @inlinable
   @inline(__always)
   public func lock() {
     if let scheduler = SchedulerHook.active {
@@ -28,6 +30,7 @@ public final class SyncLock: NSLocking, @unchecked Sendable {
   }
 
   /// Frees the lock, which the calling thread holds.
+  @inlinable
   @inline(__always)
   public func unlock() {
     if let scheduler = SchedulerHook.active {

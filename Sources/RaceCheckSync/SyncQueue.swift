@@ -72,11 +72,38 @@ public final class SyncQueue: Sendable {
   }
 
   /// Runs `work` on the queue and waits for it, as `DispatchQueue.sync` does.
+  ///
+  /// The non-throwing form most code calls: with no scheduler active it is
+  /// `DispatchQueue.sync` itself, with no result box, so that it costs what the raw call does.
+  @inlinable
   @inline(__always)
+  public func sync<T>(execute work: () -> T) -> T {
+    if let scheduler = SchedulerHook.active {
+      return scheduledSync(scheduler, flags: [], work)
+    }
+    return dispatchQueue.sync(execute: work)
+  }
+
+  /// Runs `work` on the queue with `flags` and waits for it, as `DispatchQueue.sync(flags:execute:)` does.
+  @inlinable
+  @inline(__always)
+  public func sync<T>(flags: Flags, execute work: () -> T) -> T {
+    if let scheduler = SchedulerHook.active {
+      return scheduledSync(scheduler, flags: flags, work)
+    }
+    if flags.contains(.barrier) {
+      return dispatchQueue.sync(flags: .barrier, execute: work)
+    }
+    return dispatchQueue.sync(execute: work)
+  }
+
+  /// Runs a throwing `work` on the queue and waits for it, rethrowing its error.
+  @inlinable
   public func sync<T, E: Error>(flags: Flags = [], execute work: () throws(E) -> T) throws(E) -> T {
     if let scheduler = SchedulerHook.active {
       return try scheduledSync(scheduler, flags: flags, work)
     }
+    // `DispatchQueue.sync` rethrows untyped errors; a result box keeps `E`.
     var result: Result<T, E>?
     if flags.contains(.barrier) {
       dispatchQueue.sync(flags: .barrier) { result = Result(catching: work) }
@@ -100,7 +127,8 @@ public final class SyncQueue: Sendable {
     }
   }
 
-  private func scheduledSync<T, E: Error>(
+  @usableFromInline
+  func scheduledSync<T, E: Error>(
     _ scheduler: any SyncScheduler, flags: Flags, _ work: () throws(E) -> T
   ) throws(E) -> T {
     var result: Result<T, E>?
