@@ -18,7 +18,7 @@ struct CrashDiagnoser {
 
   func diagnose() -> Diagnosis {
     syncOnCurrentQueue() ?? unsignedUnderflow() ?? uncheckedAsyncWrite() ?? escapedLiveStorage()
-      ?? writerCrashedUnderEscapedReader() ?? memoryCorruption() ?? dataRace()
+      ?? writerCrashedUnderEscapedReader() ?? memoryCorruption() ?? corruptResult() ?? dataRace()
       ?? Diagnosis(
         .unclassified,
         evidence: "the child \(evidence.kind == .hang ? "hung" : "crashed")"
@@ -147,6 +147,24 @@ struct CrashDiagnoser {
       evidence:
         "\(place) died of \(signal), memory corruption rather than a Swift trap, in a scenario whose "
         + "operations ran at the same time: they touch the same state without synchronization")
+  }
+
+  /// racecheck's own code trapped reading a value an operation returned, with threads running together.
+  ///
+  /// racecheck only reads what the code under test hands back; a trap there (an array
+  /// whose count does not match its storage, say) means the value was corrupt when it
+  /// was returned, which memory written by two threads at once produces.
+  private func corruptResult() -> Diagnosis? {
+    guard evidence.kind == .crash, let thread = evidence.runnerThread,
+      evidence.layer == FrameKind.raceCheck.displayName, scenario.activeThreads > 1
+    else { return nil }
+    let call = crashingCall.map { "the value \($0) returned" } ?? "a value an operation returned"
+    return Diagnosis(
+      .dataRace,
+      evidence:
+        "thread \(thread) trapped\(evidence.message.map { " (\($0))" } ?? "") in racecheck's own code reading "
+        + "\(call): the value was corrupt, as memory written by two threads at once leaves it; the "
+        + "operations touch shared state without synchronization")
   }
 
   /// A crash in the parallel part that does not happen when the threads run one after another.

@@ -337,8 +337,9 @@ package struct IsolatedCheck {
       threadStacks: zip(stackRecords, stacks).map { record, stack in
         "thread \(record.threadName) (tid \(record.threadID)):\n" + stack.render()
       },
-      functions: stack?.frames.compactMap(\.function) ?? [], detail: detail,
-      standardError: Self.userMessages(in: outcome.standardError))
+      functions: stack?.frames.compactMap(\.function) ?? [],
+      layer: stack?.frames.first { $0.kind != .runtime && $0.kind != .system }?.kind.displayName,
+      detail: detail, standardError: Self.userMessages(in: outcome.standardError))
   }
 
   /// The message of the runtime's last "Fatal error: …" line, which debug builds print before they trap.

@@ -40,6 +40,11 @@ public struct CrashEvidence: Sendable, Codable {
   public var threadStacks: [String]
   /// The names of every function on the crashing thread's stack, innermost first.
   public var functions: [String]
+  /// Whose code the crash was in: the layer of the innermost frame that is not the Swift runtime or the C library.
+  ///
+  /// `user` for the code under test, `racecheck` when racecheck's own code trapped on a
+  /// value the code under test returned, `libdispatch` or `Foundation` otherwise.
+  public var layer: String? = nil
   /// What the child's exit looked like when it did not crash: its status, or what it wrote instead of a report.
   public var detail: String?
   /// The end of what the child wrote to standard error, such as the runtime's own messages.

@@ -70,6 +70,17 @@ extension RaceCheckTestSuite {
       #expect(diagnose(scenario, crash, crashesSequentially: true) == .unclassified)
     }
 
+    @Test func trapInRaceCheckReadingAReturnedValueWithThreadsTogetherIsADataRace() {
+      let scenario = Scenario(parallel: [[call("snapshot")], [call("append", 1)]])
+      var crash = evidence(
+        signal: "SIGILL", message: "Index out of range", thread: 0,
+        inFlight: [(0, call("snapshot"))])
+      crash.layer = "racecheck"
+      #expect(diagnose(scenario, crash) == .dataRace)
+      crash.layer = "user"
+      #expect(diagnose(scenario, crash) == .unclassified)
+    }
+
     // MARK: - Helpers
 
     private func call(_ operation: String, _ arguments: Int...) -> Scenario.Call {
