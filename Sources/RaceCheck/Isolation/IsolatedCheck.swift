@@ -54,7 +54,9 @@ package struct IsolatedCheck {
         report = emptyReport()
         report.specError = SpecError(message: neverStartedMessage)
       } else {
+        let secondsToFind = Double(MonotonicClock.now() - started) / 1e9
         report = deathReport(outcome)
+        report.failure?.secondsToFind = secondsToFind
       }
     } catch {
       report = emptyReport()

@@ -124,6 +124,9 @@ final class NeverOpenedGate: Sendable {
   func pass() { opened.wait() }
 
   static let spec = Spec("NeverOpenedGate", make: NeverOpenedGate.init, model: 0) {
-    Operation("pass") { (gate: NeverOpenedGate) in gate.pass() } model: { (_: inout Int) in }
+    Operation("pass") { (gate: NeverOpenedGate) in
+      gate.pass()
+    } model: { (_: inout Int) in
+    }
   }
 }
