@@ -134,7 +134,9 @@ struct StressCheck<Subject, Model: Hashable & Sendable> {
       prepared, invocations: budget ?? 8 * configuration.invocations, stopAtFirstFailure: false)
     let history = minimized.failure.history
     var diagnosis = Diagnoser.diagnose(history, spec: spec)
-    if diagnosis.pattern == .unclassified, minimized.scenario.activeThreads > 1 {
+    if diagnosis.pattern == .unclassified, minimized.scenario.activeThreads > 1,
+      ConcurrentOnlyFailure.applies(to: spec.model)
+    {
       let inTurn = try PreparedScenario(
         ConcurrentOnlyFailure.inTurn(minimized.scenario), spec: spec)
       let result = try runner.run(inTurn, invocations: configuration.invocations)
