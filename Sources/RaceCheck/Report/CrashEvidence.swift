@@ -50,3 +50,14 @@ public struct CrashEvidence: Sendable, Codable {
   /// The end of what the child wrote to standard error, such as the runtime's own messages.
   public var standardError: String?
 }
+
+extension CrashEvidence {
+  /// How the child ended, as a report's first line says it: `crashed (SIGILL: Index out of range)`.
+  public var outcome: String {
+    switch kind {
+    case .crash: "crashed (\(signal ?? "signal")\(message.map { ": \($0)" } ?? ""))"
+    case .hang: "hung: an invocation made no progress for its deadline"
+    case .exit: "ended its isolated child without a report: \(detail ?? "")"
+    }
+  }
+}
