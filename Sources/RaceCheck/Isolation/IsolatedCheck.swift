@@ -208,31 +208,39 @@ package struct IsolatedCheck {
     report.scenarios = outcome.scenarioCount
     let kind: FailureReport.Kind =
       evidence.kind == .crash ? .crash : evidence.kind == .hang ? .hang : .exit
-    let budget = candidateInvocations(after: final.outcome)
-    report.failure = FailureReport(
+    var failure = FailureReport(
       kind: kind, secondsToFind: 0, original: outcome.scenario,
       scenarioIndex: max(0, outcome.scenarioCount - 1),
       scenario: final.scenario, history: History(entries: []),
       explanation: Explanation(longestPrefix: [], state: "", candidates: []),
-      diagnosis: CrashDiagnoser(
-        evidence: evidence, scenario: final.scenario,
-        arrayAfter: { (target.checkable as? any IsolatedCheckable)?.arrayElements(after: $0) },
-        crashesSequentially: { crashesWhenRunInTurn(final.scenario, invocations: budget) }
-      ).diagnose(),
+      diagnosis: diagnose(evidence, of: final.outcome, scenario: final.scenario),
       failedInvocations: 1, invocations: (final.outcome.snapshot.invocation ?? 0) + 1,
       shrinkSteps: final.steps,
       crash: evidence)
     let repro = Repro(
-      target: target.name, seed: report.seed, scenarioIndex: report.failure!.scenarioIndex,
+      target: target.name, seed: report.seed, scenarioIndex: failure.scenarioIndex,
       configuration: configuration, scenario: final.scenario,
-      diagnosis: report.failure!.diagnosis.pattern, history: nil, failure: kind)
+      diagnosis: failure.diagnosis.pattern, history: nil, failure: kind)
     do {
-      report.failure!.reproPath = try repro.write(
-        into: configuration.reproDirectory ?? ".racecheck/repro")
+      failure.reproPath = try repro.write(into: configuration.reproDirectory ?? ".racecheck/repro")
     } catch {
-      report.failure!.reproError = "\(error)"
+      failure.reproError = "\(error)"
     }
+    report.failure = failure
     return report
+  }
+
+  /// The diagnosis of a child's death while it ran `scenario`.
+  private func diagnose(_ evidence: CrashEvidence, of outcome: ChildOutcome, scenario: Scenario)
+    -> Diagnosis
+  {
+    CrashDiagnoser(
+      evidence: evidence, scenario: scenario,
+      arrayAfter: { (target.checkable as? any IsolatedCheckable)?.arrayElements(after: $0) },
+      crashesSequentially: {
+        crashesWhenRunInTurn(scenario, invocations: candidateInvocations(after: outcome))
+      }
+    ).diagnose()
   }
 
   /// Runs a repro's scenario in a fresh child up to `invocations` times, and reports whether it crashed, hung or exited again.
@@ -250,13 +258,7 @@ package struct IsolatedCheck {
     report.invocations = (outcome.snapshot.invocation ?? 0) + 1
     report.failures = 1
     report.crash = evidence
-    report.diagnosis = CrashDiagnoser(
-      evidence: evidence, scenario: repro.scenario,
-      arrayAfter: { (target.checkable as? any IsolatedCheckable)?.arrayElements(after: $0) },
-      crashesSequentially: {
-        crashesWhenRunInTurn(repro.scenario, invocations: candidateInvocations(after: outcome))
-      }
-    ).diagnose()
+    report.diagnosis = diagnose(evidence, of: outcome, scenario: repro.scenario)
     return report
   }
 
