@@ -33,7 +33,7 @@ struct WingGongSearch {
   }
 
   /// The search's answer, with states as ``StateSpace`` names.
-  enum Result: Equatable {
+  enum Result: Equatable, Sendable {
     /// Every operation with a known outcome placed, in this order (info operations placed are included).
     case linearizable(order: [Int])
     /// No order exists; the longest prefix placed and the state after it.

@@ -106,7 +106,7 @@ public struct ArrayModel: HistoryModel {
   }
 
   /// The reads (`count`, `get`, `first`, `last`, `indexOf`, `contains`, `snapshot`) change nothing.
-  public static func leavesStateUnchanged(_ step: Step, result: Value) -> Bool {
+  public static func leavesStateUnchanged(_ step: Step, result: Value?) -> Bool {
     switch step {
     case .count, .get, .first, .last, .indexOf, .contains, .snapshot: return true
     case .append, .insert, .remove, .removeLast, .replace: return false

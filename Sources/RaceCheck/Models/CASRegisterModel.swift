@@ -56,7 +56,7 @@ public struct CASRegisterModel: HistoryModel {
   }
 
   /// `read`, and a `cas` that returned false, change nothing.
-  public static func leavesStateUnchanged(_ step: Step, result: Value) -> Bool {
+  public static func leavesStateUnchanged(_ step: Step, result: Value?) -> Bool {
     switch step {
     case .read: return true
     case .write: return false

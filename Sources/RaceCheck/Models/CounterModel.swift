@@ -51,7 +51,7 @@ public struct CounterModel: HistoryModel {
   }
 
   /// `get` changes nothing.
-  public static func leavesStateUnchanged(_ step: Step, result: Value) -> Bool {
+  public static func leavesStateUnchanged(_ step: Step, result: Value?) -> Bool {
     step == .get
   }
 }

@@ -68,7 +68,7 @@ public struct DictionaryModel: HistoryModel {
   }
 
   /// The reads (`get`, `count`, `keys`, `values`) change nothing.
-  public static func leavesStateUnchanged(_ step: Step, result: Value) -> Bool {
+  public static func leavesStateUnchanged(_ step: Step, result: Value?) -> Bool {
     switch step {
     case .get, .count, .keys, .values: return true
     case .set, .remove: return false

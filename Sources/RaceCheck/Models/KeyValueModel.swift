@@ -64,7 +64,7 @@ public struct KeyValueModel: HistoryModel {
   }
 
   /// `get` changes nothing.
-  public static func leavesStateUnchanged(_ step: Step, result: Value) -> Bool {
+  public static func leavesStateUnchanged(_ step: Step, result: Value?) -> Bool {
     if case .get = step { return true }
     return false
   }

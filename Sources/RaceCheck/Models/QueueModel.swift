@@ -52,10 +52,10 @@ public struct QueueModel: HistoryModel {
   }
 
   /// `count`, and a `dequeue` that found the queue empty, change nothing.
-  public static func leavesStateUnchanged(_ step: Step, result: Value) -> Bool {
+  public static func leavesStateUnchanged(_ step: Step, result: Value?) -> Bool {
     switch step {
     case .count: return true
-    case .dequeue: return result.isNull
+    case .dequeue: return result?.isNull == true
     case .enqueue: return false
     }
   }

@@ -44,7 +44,7 @@ public struct RegisterModel: HistoryModel {
   }
 
   /// `read` changes nothing.
-  public static func leavesStateUnchanged(_ step: Step, result: Value) -> Bool {
+  public static func leavesStateUnchanged(_ step: Step, result: Value?) -> Bool {
     step == .read
   }
 }

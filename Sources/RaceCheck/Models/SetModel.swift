@@ -55,7 +55,7 @@ public struct SetModel: HistoryModel {
   }
 
   /// Reads, an insert of a member already there and a remove of an absent one change nothing.
-  public static func leavesStateUnchanged(_ step: Step, result: Value) -> Bool {
+  public static func leavesStateUnchanged(_ step: Step, result: Value?) -> Bool {
     switch step {
     case .contains, .count: return true
     case .insert, .remove: return result == false

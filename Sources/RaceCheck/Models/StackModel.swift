@@ -52,10 +52,10 @@ public struct StackModel: HistoryModel {
   }
 
   /// `count`, and a `pop` that found the stack empty, change nothing.
-  public static func leavesStateUnchanged(_ step: Step, result: Value) -> Bool {
+  public static func leavesStateUnchanged(_ step: Step, result: Value?) -> Bool {
     switch step {
     case .count: return true
-    case .pop: return result.isNull
+    case .pop: return result?.isNull == true
     case .push: return false
     }
   }
