@@ -35,7 +35,8 @@ struct Explainer<Model: HistoryModel> {
       let expected = next.apply(history.steps[index])
       let info = history.statuses[index] == .info
       return Violation.Candidate(
-        operation: index, returned: info ? nil : history.results[index], modelReturns: expected,
+        operation: index, returned: info ? Value?.none : .some(history.results[index]),
+        modelReturns: expected,
         fits: info || expected == history.results[index])
     }
   }

@@ -41,9 +41,7 @@ struct FingerprintSet {
   }
 
   @inline(__always) private static func slot(_ hash: UInt64, _ state: Int32) -> Int {
-    Int(
-      truncatingIfNeeded: (hash ^ (UInt64(UInt32(bitPattern: state)) &* 0x9E37_79B9_7F4A_7C15)) >> 7
-    )
+    Int(truncatingIfNeeded: mix64(hash ^ UInt64(UInt32(bitPattern: state))))
   }
 
   private mutating func grow() {

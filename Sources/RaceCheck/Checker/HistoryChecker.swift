@@ -109,7 +109,6 @@ final class PartResults<Model: HistoryModel>: Sendable {
 /// One part's search and its outcome.
 struct PartOutcome<Model: HistoryModel>: Sendable {
   var result: WingGongSearch.Result
-  var states: [Model]
   var seconds: Double
 
   var kind: HistoryVerdict.Kind {
@@ -132,10 +131,6 @@ struct PartOutcome<Model: HistoryModel>: Sendable {
     let steps = members.map { history.steps[$0] }
     let results = members.map { history.results[$0] }
     let isInfo = zip(members, pending).map { history.statuses[$0] == .info || $1 }
-    var space = StateSpace(initial: part.initial) { state, index in
-      let returned = state.apply(steps[index])
-      return isInfo[index] || returned == results[index]
-    }
     let operations = WingGongSearch.Operations(
       callTimes: members.map { history.callTimes[$0] },
       returnTimes: zip(members, isInfo).map { $1 ? .max : history.returnTimes[$0] },
@@ -143,10 +138,23 @@ struct PartOutcome<Model: HistoryModel>: Sendable {
       leavesStateUnchanged: zip(members, isInfo).map { index, info in
         !info && history.leavesStateUnchanged(index)
       })
-    let result = WingGongSearch.run(operations, transitions: &space, budget: budget)
-    return PartOutcome(
-      result: result, states: space.states,
-      seconds: Double(MonotonicClock.now() - started) / 1e9)
+    let result: WingGongSearch.Result
+    if let keyValueSteps = steps as? [KeyValueModel.Step],
+      let initial = part.initial as? KeyValueModel,
+      let key = part.key
+    {
+      // One key of a key-value store: states as string fingerprints, see KeyValueStateSpace.
+      var space = KeyValueStateSpace(
+        initial: initial.values[key] ?? "", steps: keyValueSteps, results: results, isInfo: isInfo)
+      result = WingGongSearch.run(operations, transitions: &space, budget: budget)
+    } else {
+      var space = StateSpace(initial: part.initial) { state, index in
+        let returned = state.apply(steps[index])
+        return isInfo[index] || returned == results[index]
+      }
+      result = WingGongSearch.run(operations, transitions: &space, budget: budget)
+    }
+    return PartOutcome(result: result, seconds: Double(MonotonicClock.now() - started) / 1e9)
   }
 }
 

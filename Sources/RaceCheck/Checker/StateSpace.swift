@@ -61,7 +61,7 @@ struct TransitionTable {
   }
 
   @inline(__always) private static func slot(_ key: UInt64) -> Int {
-    Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 11)
+    Int(truncatingIfNeeded: mix64(key))
   }
 
   func value(for key: UInt64) -> Int32? {
@@ -98,4 +98,19 @@ struct TransitionTable {
       set(old.1[index] - 2, for: old.0[index])
     }
   }
+}
+
+/// MurmurHash3's 64-bit finalizer: every input bit reaches every output bit.
+///
+/// A bare multiplication would not do: its low output bits depend only on the input's low
+/// bits, so keys that differ only in their high half (one operation from many states)
+/// would share a slot and the table would degrade into long linear scans.
+@inline(__always) func mix64(_ value: UInt64) -> UInt64 {
+  var x = value
+  x ^= x >> 33
+  x &*= 0xFF51_AFD7_ED55_8CCD
+  x ^= x >> 33
+  x &*= 0xC4CE_B9FE_1A85_EC53
+  x ^= x >> 33
+  return x
 }

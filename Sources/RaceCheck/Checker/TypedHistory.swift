@@ -37,6 +37,6 @@ struct TypedHistory<Model: HistoryModel>: Sendable {
   /// Whether operation `index` is known never to change the state: a read, or an unknown outcome of one.
   func leavesStateUnchanged(_ index: Int) -> Bool {
     Model.leavesStateUnchanged(
-      steps[index], result: statuses[index] == .info ? nil : results[index])
+      steps[index], result: statuses[index] == .info ? Value?.none : .some(results[index]))
   }
 }

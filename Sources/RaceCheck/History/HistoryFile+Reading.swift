@@ -64,7 +64,7 @@ extension HistoryFile {
     guard let operations else { throw .missingField("operations") }
     try checkProcesses(operations)
     return RecordedHistory(
-      model: name, initial: initial.flatMap { $0.isNull ? nil : $0 }, meta: meta,
+      model: name, initial: initial.flatMap { $0.isNull ? Value?.none : .some($0) }, meta: meta,
       operations: operations)
   }
 

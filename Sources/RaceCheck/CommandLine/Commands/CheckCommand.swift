@@ -22,6 +22,8 @@ enum CheckCommand {
       .flag("--all-partitions", "Finish every key's check after one fails, instead of stopping."),
       .flag("--no-partitions", "Check the history whole instead of one key at a time."),
       .flag("--json", "Print one JSON document instead of the text."),
+      .flag(
+        "--stats", "Also print the check's time and the process's peak memory on standard error."),
     ],
     discussion: [
       "Histories of kv and dictionary are checked one key at a time, in parallel, when every",
@@ -30,6 +32,9 @@ enum CheckCommand {
       "the operation or line and the problem).",
     ],
     execute: { parsed, context throws(UsageError) in try run(parsed, context) })
+
+  /// The start of the `--stats` line, which `bench checker` reads back from its children.
+  static let statsPrefix = "stats:"
 
   static func run(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError)
     -> ExitStatus
@@ -65,6 +70,14 @@ enum CheckCommand {
     } catch {
       context.printError("\(context.programName): \(path): \(error)")
       return .dataError
+    }
+    if parsed.flag("--stats") {
+      let megabytes = ProcessMemory.peakResidentBytes().map {
+        PlainNumber.text((Double($0) / 1_048_576 * 10).rounded() / 10)
+      }
+      context.printError(
+        "\(statsPrefix) seconds \(PlainNumber.text(verdict.seconds)) peak-memory-megabytes \(megabytes ?? "unknown")"
+      )
     }
     let status: ExitStatus
     switch verdict.verdict {
