@@ -9,6 +9,9 @@ struct Explainer<Model: HistoryModel> {
   let part: Partition<Model>
   let deadline: Int64?
 
+  /// The time the search for the smallest window may take in all.
+  static var windowSeconds: Double { 1 }
+
   func violation(_ result: WingGongSearch.Result) -> Violation {
     let prefix: [Int]
     switch result {
@@ -42,7 +45,11 @@ struct Explainer<Model: HistoryModel> {
   }
 
   /// The part's operations up to the earliest cut that still fails, in call order.
+  ///
+  /// The probes share one budget of ``windowSeconds``; a probe that runs out counts as
+  /// not failing, which can only make the window longer, never wrong.
   private func window() -> [Int] {
+    let end = MonotonicClock.now() + Int64(Self.windowSeconds * 1e9)
     let cuts = Array(
       Set(
         part.operations.compactMap {
@@ -53,9 +60,7 @@ struct Explainer<Model: HistoryModel> {
     var high = cuts.count  // `cuts.count` stands for the whole part, known to fail.
     while low < high {
       let middle = (low + high) / 2
-      let probeDeadline = MonotonicClock.now() + 2_000_000_000
-      let budget = WingGongSearch.Budget(
-        deadline: deadline.map { min($0, probeDeadline) } ?? probeDeadline)
+      let budget = WingGongSearch.Budget(deadline: deadline.map { min($0, end) } ?? end)
       let outcome = PartOutcome.search(part, of: history, budget: budget, until: cuts[middle])
       if case .notLinearizable = outcome.result { high = middle } else { low = middle + 1 }
     }

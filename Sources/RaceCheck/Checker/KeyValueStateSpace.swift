@@ -31,6 +31,14 @@ struct KeyValueStateSpace: StateTransitions {
   )
 
   private var fingerprints: [Fingerprint] = []
+  /// Per operation, whether it is a `put` (which may reset the value before a later read).
+  private let isPut: [Bool]
+  /// Per `put`, its value's fingerprint.
+  private let putValues: [Fingerprint]
+  /// Per completed `get`, the first hash of every prefix of its result (index = length); empty for other operations.
+  private let resultPrefixes: [[UInt64]]
+  /// How far `isDeadEnd` looks ahead in the remaining events, bounding its cost per search node.
+  private static let lookahead = 1024
   /// Open addressing over `fingerprints`: a slot holds a state's name, or -1.
   private var slots = [Int32](repeating: -1, count: 1024)
   private let actions: [Action]
@@ -58,7 +66,60 @@ struct KeyValueStateSpace: StateTransitions {
           power: (Self.power(Self.bases.0, count), Self.power(Self.bases.1, count)))
       }
     }
+    isPut = steps.map { if case .put = $0 { true } else { false } }
+    putValues = steps.map { step in
+      if case .put(_, let value) = step { return Self.fingerprint(of: value) }
+      return Fingerprint(first: 0, second: 0, length: -1)
+    }
+    resultPrefixes = steps.indices.map { index in
+      guard case .get = steps[index], !isInfo[index], let text = results[index].stringValue else {
+        return []
+      }
+      var hashes: [UInt64] = [0]
+      hashes.reserveCapacity(text.utf8.count + 1)
+      for byte in text.utf8 {
+        hashes.append(
+          Self.add(Self.multiply(hashes[hashes.count - 1], Self.bases.0), UInt64(byte) + 1))
+      }
+      return hashes
+    }
     _ = name(Self.fingerprint(of: initial))
+  }
+
+  /// A dead end when a remaining `get` returns a string that can start neither with the value now nor with a remaining `put`'s.
+  ///
+  /// Between now and a read, the value can only grow by appends, or be reset by a `put`
+  /// that may come before the read — one called before the read returned. Walking the
+  /// events in time order gives exactly those puts at each read's return. Equal strings
+  /// have equal hashes, so a mismatch of the first hash alone proves a prefix wrong.
+  func isDeadEnd(_ state: Int32, remaining events: EventList) -> Bool {
+    let current = fingerprints[Int(state)]
+    var puts: [Int] = []
+    var node = events.first
+    var looked = 0
+    while node != EventList.end && looked < Self.lookahead {
+      let operation = EventList.operation(node)
+      if EventList.isCall(node) {
+        if isPut[operation] { puts.append(operation) }
+      } else {
+        let prefixes = resultPrefixes[operation]
+        if !prefixes.isEmpty {
+          let startsWithValue =
+            current.length < prefixes.count && prefixes[current.length] == current.first
+          if !startsWithValue
+            && !puts.contains(where: { put in
+              let value = putValues[put]
+              return value.length < prefixes.count && prefixes[value.length] == value.first
+            })
+          {
+            return true
+          }
+        }
+      }
+      node = events.next(node)
+      looked += 1
+    }
+    return false
   }
 
   mutating func next(from state: Int32, by operation: Int) -> Int32 {

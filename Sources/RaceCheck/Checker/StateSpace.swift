@@ -44,6 +44,16 @@ struct StateSpace<State: Hashable>: StateTransitions {
 protocol StateTransitions {
   /// The state `operation` leads to from `state`, or -1 when its recorded result does not fit.
   mutating func next(from state: Int32, by operation: Int) -> Int32
+
+  /// Whether no order of the operations still in `events` can succeed from `state`: a model's own pruning.
+  ///
+  /// It must never say `true` of a state from which an order exists; `false` is always safe.
+  func isDeadEnd(_ state: Int32, remaining events: EventList) -> Bool
+}
+
+extension StateTransitions {
+  /// Knows of no pruning.
+  func isDeadEnd(_ state: Int32, remaining events: EventList) -> Bool { false }
 }
 
 /// A map from 64-bit keys to state names, open addressing with linear probing.

@@ -10,7 +10,7 @@
 /// unknown outcome (`info`) never return, may be placed anywhere after their call, and
 /// need not be placed at all.
 ///
-/// Two prunings keep it small:
+/// Three prunings keep it small:
 /// - Lowe's memo: two paths that linearized the same set of operations into the same
 ///   state have the same future, so each (set, state) pair is explored once. Sets are
 ///   128-bit fingerprints (``FingerprintSet``), states small integers (``StateSpace``).
@@ -19,6 +19,9 @@
 ///   point: moving such an operation earlier, to where it could already go, breaks no
 ///   linearization. This removes the branching that reads cause, which is what makes
 ///   proving a history *illegal* fast.
+/// - A model may recognise a dead end early (``StateTransitions/isDeadEnd(_:remaining:)``):
+///   a key-value store's value must be a prefix of what a later read returns when only
+///   appends can come before that read.
 struct WingGongSearch {
   /// The operations of one search.
   struct Operations {
@@ -114,6 +117,13 @@ struct WingGongSearch {
       }
       if atNodeEntry {
         atNodeEntry = false
+        if transitions.isDeadEnd(state, remaining: events) {
+          guard let next = backtrack() else {
+            return .notLinearizable(longestPrefix: longest.prefix, state: longest.state)
+          }
+          cursor = next
+          continue
+        }
         // An operation that changes nothing and fits now is placed without branching.
         var node = events.first
         var doomed = false
