@@ -34,19 +34,18 @@ extension RaceCheckTestSuite {
     }
 
     @Test func hundredMegabyteFileWithABadLastOperationIsRejectedNamingIt() throws {
-      // About 100 MB of valid operations, then one whose return is before its call.
-      let operation =
-        #"{"process": 0, "op": "append", "args": ["a", "x"], "call": %d, "return": %d},"#
-      var text = #"{"racecheck": 1, "model": "kv", "operations": ["# + "\n"
-      var bytes = Array(text.utf8)
+      // About 100 MB of valid operations with 10 KB values, then one whose return is before its call.
+      let payload = String(repeating: "x", count: 10_000)
+      var bytes = Array(#"{"racecheck": 1, "model": "kv", "operations": ["#.utf8)
       bytes.reserveCapacity(101_000_000)
       var index = 0
       while bytes.count < 100_000_000 {
-        bytes += Array((String(format: operation, 2 * index, 2 * index + 1) + "\n").utf8)
+        let operation =
+          #"{"process": \#(index), "op": "put", "args": ["a", "\#(payload)"], "call": \#(2 * index), "return": \#(2 * index + 1)},"#
+        bytes += Array(operation.utf8)
         index += 1
       }
-      text = #"{"process": 0, "op": "append", "args": ["a", "x"], "call": 9, "return": 8}]}"#
-      bytes += Array(text.utf8)
+      bytes += Array(#"{"process": 0, "op": "get", "args": ["a"], "call": 9, "return": 8}]}"#.utf8)
       let result = try CheckCLI.check(bytes: bytes)
       #expect(result.status == 65)
       #expect(
