@@ -24,7 +24,8 @@ enum BenchCommand {
         "For 'checker': checks per file, the median reported (default: \(CheckerBenchCommand.defaultRuns))."
       ),
       .flag(
-        "--json", "Print {\"results\":[…]} (for 'checker', {\"files\":[…],…}) instead of the table."
+        "--json",
+        "Print {\"results\":[…]} (for 'checker', also {\"totals\":{…}}) instead of the table."
       ),
     ],
     discussion: [
