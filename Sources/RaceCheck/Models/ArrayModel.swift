@@ -104,4 +104,12 @@ public struct ArrayModel: HistoryModel {
     }
     return .null
   }
+
+  /// The reads (`count`, `get`, `first`, `last`, `indexOf`, `contains`, `snapshot`) change nothing.
+  public static func leavesStateUnchanged(_ step: Step, result: Value?) -> Bool {
+    switch step {
+    case .count, .get, .first, .last, .indexOf, .contains, .snapshot: return true
+    case .append, .insert, .remove, .removeLast, .replace: return false
+    }
+  }
 }

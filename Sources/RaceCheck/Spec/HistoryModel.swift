@@ -31,6 +31,18 @@ public protocol HistoryModel: Hashable, Sendable {
 
   /// Applies one step and returns the result the model expects.
   mutating func apply(_ step: Step) -> Value
+
+  /// Whether `step`, having returned `result` (nil: unknown), leaves every state in which that result is possible unchanged.
+  ///
+  /// The checker places such an operation as soon as its result fits, without trying
+  /// other orders (moving an operation that changes nothing earlier breaks no
+  /// linearization), and drops one whose outcome is unknown. The default, `false`, is always safe.
+  static func leavesStateUnchanged(_ step: Step, result: Value?) -> Bool
+}
+
+extension HistoryModel {
+  /// Says `false`: without knowing the model, every operation may change the state.
+  public static func leavesStateUnchanged(_ step: Step, result: Value?) -> Bool { false }
 }
 
 /// Why a model rejected an operation or a state.
