@@ -13,14 +13,9 @@ public enum JepsenEDNReader {
     -> RecordedHistory
   {
     var pairing = JepsenEventPairing(model: model, failMeaning: .didNotHappen)
-    var lineNumber = 0
-    var start = 0
     var sawOperation = false
-    while start < bytes.count {
-      lineNumber += 1
-      var end = start
-      while end < bytes.count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
-      defer { start = end + 1 }
+    for (lineNumber, line) in ByteLines(bytes) {
+      let (start, end) = (line.lowerBound, line.upperBound)
       var scanner = EDNScanner(bytes[start..<end])
       if scanner.atEnd() { continue }
       let value: EDNValue

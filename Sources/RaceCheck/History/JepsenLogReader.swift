@@ -13,14 +13,9 @@ public enum JepsenLogReader {
   {
     let marker = Array("jepsen.util - ".utf8)
     var pairing = JepsenEventPairing(model: model, failMeaning: .etcdLog)
-    var lineNumber = 0
-    var start = 0
     var sawOperation = false
-    while start < bytes.count {
-      lineNumber += 1
-      var end = start
-      while end < bytes.count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
-      defer { start = end + 1 }
+    for (lineNumber, line) in ByteLines(bytes) {
+      let (start, end) = (line.lowerBound, line.upperBound)
       guard let found = firstIndex(of: marker, in: bytes, from: start, to: end) else { continue }
       var scanner = EDNScanner(bytes[(found + marker.count)..<end])
       var fields: [EDNValue] = []

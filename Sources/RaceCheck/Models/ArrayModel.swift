@@ -34,10 +34,7 @@ public struct ArrayModel: HistoryModel {
   }
 
   public init(state: Value) throws(ModelError) {
-    guard let elements = state.listValue else {
-      throw .wrongState(model: Self.name, expected: "a list", got: state)
-    }
-    self.elements = elements
+    elements = try ModelError.list(state, model: Self.name)
   }
 
   public var state: Value { .list(elements) }

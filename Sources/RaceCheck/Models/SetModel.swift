@@ -19,10 +19,7 @@ public struct SetModel: HistoryModel {
   }
 
   public init(state: Value) throws(ModelError) {
-    guard let members = state.listValue else {
-      throw .wrongState(model: Self.name, expected: "a list", got: state)
-    }
-    self.members = Set(members)
+    members = Set(try ModelError.list(state, model: Self.name))
   }
 
   /// The members as a list, in the order of their JSON text so that it is the same on every run.

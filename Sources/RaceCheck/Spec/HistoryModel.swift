@@ -71,6 +71,14 @@ public enum ModelError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension ModelError {
+  /// Returns the elements of a list-shaped initial state, or the error naming `model`.
+  static func list(_ state: Value, model: String) throws(ModelError) -> [Value] {
+    guard let elements = state.listValue else {
+      throw .wrongState(model: model, expected: "a list", got: state)
+    }
+    return elements
+  }
+
   /// Checks that `arguments` has exactly `count` elements.
   static func expect(_ operation: String, _ arguments: [Value], count: Int) throws(ModelError) {
     guard arguments.count == count else {
