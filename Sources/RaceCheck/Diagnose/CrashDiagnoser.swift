@@ -132,13 +132,11 @@ struct CrashDiagnoser {
   ///
   /// A Swift trap is SIGILL; SIGSEGV, SIGBUS or SIGABRT from the allocator or the runtime's
   /// reference counting mean that some code used memory another thread freed or changed
-  /// under it, which safe Swift run on one thread cannot do. A crash inside a queue's block
-  /// counts even with one runner thread: the queue's workers run the blocks submitted
-  /// before, which may be running still.
+  /// under it, which safe Swift run on one thread cannot do.
   private func memoryCorruption() -> Diagnosis? {
     guard evidence.kind == .crash, let signal = evidence.signal,
       ["SIGSEGV", "SIGBUS", "SIGABRT"].contains(signal),
-      evidence.runnerThread == nil || scenario.activeThreads > 1 || ranInADispatchQueue
+      evidence.runnerThread == nil || scenario.activeThreads > 1
     else { return nil }
     let place =
       evidence.runnerThread == nil
@@ -181,11 +179,6 @@ struct CrashDiagnoser {
         + (evidence.message.map { " (\($0))" } ?? evidence.signal.map { " (\($0))" } ?? "")
         + " while its threads ran concurrently, and the same scenario with its threads run one after "
         + "another does not crash: the threads touch shared state without synchronization")
-  }
-
-  /// Whether the crashing thread was running a block of a dispatch queue.
-  private var ranInADispatchQueue: Bool {
-    evidence.functions.contains { $0.contains("_dispatch_") }
   }
 
   private var isIndexTrap: Bool {

@@ -47,16 +47,6 @@ extension RaceCheckTestSuite {
       #expect(pattern == .dataRace)
     }
 
-    @Test func abortInsideAQueueBlockWithOneRunnerThreadIsADataRace() {
-      let scenario = Scenario(initial: [call("append", 1)], parallel: [[call("snapshot")]])
-      let pattern = diagnose(
-        scenario,
-        evidence(
-          signal: "SIGABRT", message: nil, thread: 0, inFlight: [(0, call("snapshot"))],
-          functions: ["free", "_dispatch_sync_function_invoke"]))
-      #expect(pattern == .dataRace)
-    }
-
     @Test func segmentationFaultOnOneThreadIsNotCalledADataRace() {
       let scenario = Scenario(initial: [call("append", 1), call("snapshot")])
       let pattern = diagnose(
