@@ -60,7 +60,9 @@ public struct Configuration: Hashable, Sendable, Codable {
   ///
   /// On by default: the child costs tens of milliseconds at the start, and a crash in the
   /// code under test then fails one check instead of ending the test run. From a test,
-  /// the child is the test binary itself, started again to run only the current test.
+  /// the child is the test binary itself, started again to run only the current test;
+  /// where the current test cannot be named (an XCTest check made off the test method's
+  /// thread), the check runs in the test process.
   public var isolated: Bool
   /// Seconds an invocation may make no progress in an isolated child before the check reports a hang.
   public var hangTimeout: Double

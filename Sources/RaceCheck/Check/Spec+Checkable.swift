@@ -8,6 +8,14 @@ extension Spec: Checkable {
     return StressCheck(spec: self, configuration: configuration).run()
   }
 
+  /// Names a built-in model (``HistoryModel``) with its initial state; a spec's own model by the spec's name.
+  public func recordedHistory(_ history: History) -> RecordedHistory {
+    guard let model = model as? any HistoryModel else {
+      return RecordedHistory(history, model: name, initial: nil)
+    }
+    return RecordedHistory(history, model: type(of: model).name, initial: model.state)
+  }
+
   public func replay(_ repro: Repro, invocations: Int) throws(ReproError) -> ReplayReport {
     guard repro.target == name else {
       throw .wrongTarget(path: "", recorded: repro.target, expected: name)
@@ -137,7 +145,9 @@ struct StressCheck<Subject, Model: Hashable & Sendable> {
       prepared, invocations: budget ?? 8 * configuration.invocations, stopAtFirstFailure: false)
     let history = minimized.failure.history
     var diagnosis = Diagnoser.diagnose(history, spec: spec)
-    if diagnosis.pattern == .unclassified, minimized.scenario.activeThreads > 1 {
+    if diagnosis.pattern == .unclassified, minimized.scenario.activeThreads > 1,
+      ConcurrentOnlyFailure.applies(to: spec.model)
+    {
       let inTurn = try PreparedScenario(
         ConcurrentOnlyFailure.inTurn(minimized.scenario), spec: spec)
       let result = try runner.run(inTurn, invocations: configuration.invocations)
@@ -154,7 +164,8 @@ struct StressCheck<Subject, Model: Hashable & Sendable> {
       shrinkSteps: minimized.steps)
     let repro = Repro(
       target: spec.name, seed: seed, scenarioIndex: index, configuration: configuration,
-      scenario: minimized.scenario, diagnosis: diagnosis.pattern, history: history)
+      scenario: minimized.scenario, diagnosis: diagnosis.pattern,
+      history: spec.recordedHistory(history))
     do {
       report.reproPath = try repro.write(into: configuration.reproDirectory ?? ".racecheck/repro")
     } catch {

@@ -4,6 +4,7 @@ extension CommandLineDriver {
     ListCommand.spec,
     RunCommand.spec,
     ReplayCommand.spec,
+    CheckCommand.spec,
     DemoCommand.spec,
     BenchCommand.spec,
     HelpCommand.spec,

@@ -18,6 +18,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
   case dataError = 65
   /// racecheck itself failed, for example while encoding its output (`EX_SOFTWARE`).
   case internalError = 70
+  /// `check` ran out of time before deciding (`EX_TEMPFAIL`: more time may decide it).
+  case undecided = 75
   /// The spec is broken: it is invalid or one of its operations threw (`EX_CONFIG`).
   case specError = 78
 }

@@ -43,3 +43,14 @@ public struct Diagnosis: Hashable, Sendable, Codable {
     self.evidence = evidence
   }
 }
+
+extension BugPattern {
+  /// How much a pattern says about the bug: a specific pattern over the `data-race` family over `unclassified`.
+  var specificity: Int {
+    switch self {
+    case .unclassified: 0
+    case .dataRace: 1
+    default: 2
+    }
+  }
+}

@@ -4,7 +4,16 @@
 /// linearization with its threads running together, and never fails with the same calls
 /// made one thread after another, the operations are not atomic with respect to each
 /// other, which is what an unsynchronized access to shared state looks like from outside.
+///
+/// Only for the collection models, whose every operation is one primitive step of the
+/// wrapped storage. With a counter or a custom model an operation may be a compound
+/// update made of locked steps, where no access races and the name would mislead.
 enum ConcurrentOnlyFailure {
+  /// Whether the rule may name failures of a spec with this model.
+  static func applies<Model>(to model: Model) -> Bool {
+    model is ArrayModel || model is DictionaryModel
+  }
+
   /// The diagnosis, given how many invocations of the scenario with its threads in turn all passed.
   static func diagnosis(passingInTurn invocations: Int) -> Diagnosis {
     Diagnosis(

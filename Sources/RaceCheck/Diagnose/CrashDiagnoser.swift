@@ -18,12 +18,35 @@ struct CrashDiagnoser {
 
   func diagnose() -> Diagnosis {
     syncOnCurrentQueue() ?? unsignedUnderflow() ?? uncheckedAsyncWrite() ?? escapedLiveStorage()
-      ?? writerCrashedUnderEscapedReader() ?? memoryCorruption() ?? dataRace()
+      ?? writerCrashedUnderEscapedReader() ?? memoryCorruption() ?? corruptResult() ?? dataRace()
       ?? Diagnosis(
         .unclassified,
         evidence: "the child \(evidence.kind == .hang ? "hung" : "crashed")"
           + (evidence.message.map { " (\($0))" } ?? "")
           + "; the scenario, the calls in flight and the stack are the evidence")
+  }
+
+  /// Whether another crash of the same scenario may name the bug better than `diagnosis`, this crash's.
+  ///
+  /// A racy bug shows different faces from run to run. A hang or an unexplained crash may
+  /// crash tellingly the next time. So may memory corruption on a runner thread outside any
+  /// queue: code racing with the call causes it, and so does a wrapper that handed the call
+  /// its live storage to read after leaving its queue, which another run may show.
+  func anotherCrashMayTellMore(than diagnosis: Diagnosis) -> Bool {
+    switch diagnosis.pattern {
+    case .unclassified:
+      return true
+    case .dataRace:
+      return evidence.kind == .crash && evidence.runnerThread != nil && !isInsideAQueue
+        && ["SIGSEGV", "SIGBUS", "SIGABRT"].contains(evidence.signal ?? "")
+    default:
+      return false
+    }
+  }
+
+  /// Whether the crashing thread was running a block of a dispatch queue.
+  private var isInsideAQueue: Bool {
+    evidence.functions.contains { $0.contains("_dispatch_") || $0.contains("DispatchQueue") }
   }
 
   private func syncOnCurrentQueue() -> Diagnosis? {
@@ -91,10 +114,7 @@ struct CrashDiagnoser {
   private func escapedLiveStorage() -> Diagnosis? {
     guard evidence.kind == .crash, evidence.runnerThread != nil, let call = crashingCall,
       call.operation == "snapshot",
-      evidence.functions.contains(where: { $0.contains("nextObject") }),
-      !evidence.functions.contains(where: {
-        $0.contains("_dispatch_") || $0.contains("DispatchQueue")
-      }),
+      evidence.functions.contains(where: { $0.contains("nextObject") }), !isInsideAQueue,
       evidence.inFlight.count > 1 || scenario.activeThreads > 1
     else { return nil }
     return Diagnosis(
@@ -112,10 +132,7 @@ struct CrashDiagnoser {
   /// what it reads is the live storage, not a copy.
   private func writerCrashedUnderEscapedReader() -> Diagnosis? {
     guard evidence.kind == .crash, let thread = evidence.runnerThread, let call = crashingCall,
-      Self.writes.contains(call.operation),
-      evidence.functions.contains(where: {
-        $0.contains("_dispatch_") || $0.contains("DispatchQueue")
-      }),
+      Self.writes.contains(call.operation), isInsideAQueue,
       let reader = evidence.inFlight.first(where: {
         $0.thread != thread && $0.call.operation == "snapshot"
       })
@@ -128,15 +145,14 @@ struct CrashDiagnoser {
     )
   }
 
-  /// A crash by memory corruption, not by a Swift trap, where code ran on several threads.
+  /// A crash by memory corruption, not by a Swift trap, where other code ran alongside.
   ///
   /// A Swift trap is SIGILL; SIGSEGV, SIGBUS or SIGABRT from the allocator or the runtime's
   /// reference counting mean that some code used memory another thread freed or changed
   /// under it, which safe Swift run on one thread cannot do.
   private func memoryCorruption() -> Diagnosis? {
     guard evidence.kind == .crash, let signal = evidence.signal,
-      ["SIGSEGV", "SIGBUS", "SIGABRT"].contains(signal),
-      evidence.runnerThread == nil || scenario.activeThreads > 1
+      ["SIGSEGV", "SIGBUS", "SIGABRT"].contains(signal), let alongside = codeRanAlongside
     else { return nil }
     let place =
       evidence.runnerThread == nil
@@ -145,8 +161,43 @@ struct CrashDiagnoser {
     return Diagnosis(
       .dataRace,
       evidence:
-        "\(place) died of \(signal), memory corruption rather than a Swift trap, in a scenario whose "
-        + "operations ran at the same time: they touch the same state without synchronization")
+        "\(place) died of \(signal), memory corruption rather than a Swift trap, \(alongside): "
+        + "code on two threads touched the same state without synchronization")
+  }
+
+  /// Why code other than the crashing call's may have run at the moment of the crash, or nil when none did.
+  ///
+  /// One thread running safe Swift does the same on every run of a scenario, so a crash
+  /// that spared the identical runs before it depended on timing: a thread the code under
+  /// test started itself, such as a dispatch block still running, touched the state too.
+  private var codeRanAlongside: String? {
+    if evidence.runnerThread == nil { return "on a thread the code under test started" }
+    if scenario.activeThreads > 1 { return "in a scenario whose operations ran at the same time" }
+    if let invocation = evidence.invocation, invocation > 0 {
+      return
+        "on the scenario's only thread, in run \(invocation + 1) after \(invocation) identical "
+        + "run\(invocation == 1 ? "" : "s") that did not crash: the crash depended on timing, so a thread "
+        + "the code under test started (a dispatch block, say) ran alongside"
+    }
+    return nil
+  }
+
+  /// racecheck's own code trapped reading a value an operation returned, with other code running alongside.
+  ///
+  /// racecheck only reads what the code under test hands back; a trap there (an array
+  /// whose count does not match its storage, say) means the value was corrupt when it
+  /// was returned, which memory written by two threads at once produces.
+  private func corruptResult() -> Diagnosis? {
+    guard evidence.kind == .crash, let thread = evidence.runnerThread,
+      evidence.layer == FrameKind.raceCheck.displayName, let alongside = codeRanAlongside
+    else { return nil }
+    let call = crashingCall.map { "the value \($0) returned" } ?? "a value an operation returned"
+    return Diagnosis(
+      .dataRace,
+      evidence:
+        "thread \(thread) trapped\(evidence.message.map { " (\($0))" } ?? "") in racecheck's own code reading "
+        + "\(call), \(alongside): the value was corrupt, as memory written by two threads at once "
+        + "leaves it; the code touches shared state without synchronization")
   }
 
   /// A crash in the parallel part that does not happen when the threads run one after another.

@@ -28,7 +28,7 @@ public enum HistoryFile {
       Operation(
         process: entry.process, op: entry.call.operation, args: entry.call.arguments,
         call: entry.callTime - origin, return: entry.returnTime.map { $0 - origin },
-        result: entry.result.isNull ? nil : entry.result,
+        result: entry.result.isNull ? Value?.none : .some(entry.result),
         status: entry.status == .ok ? nil : entry.status)
     }
   }

@@ -54,7 +54,9 @@ package struct IsolatedCheck {
         report = emptyReport()
         report.specError = SpecError(message: neverStartedMessage)
       } else {
+        let secondsToFind = Double(MonotonicClock.now() - started) / 1e9
         report = deathReport(outcome)
+        report.failure?.secondsToFind = secondsToFind
       }
     } catch {
       report = emptyReport()
@@ -121,7 +123,13 @@ package struct IsolatedCheck {
   }
 
   /// Starts a child on `job` and watches it until it ends, is found hung, or stops talking.
-  func runChild(_ job: WorkerJob) throws(SystemCallError) -> ChildOutcome {
+  ///
+  /// The child is hung when an invocation makes no progress for `hangTimeout` seconds,
+  /// ``invocationTimeout`` unless given.
+  func runChild(_ job: WorkerJob, hangTimeout: Double? = nil) throws(SystemCallError)
+    -> ChildOutcome
+  {
+    let hangTimeout = hangTimeout ?? invocationTimeout
     let recorder = try FlightRecorder()
     let messages = try ReportPipe()
     let records = try ReportPipe()
@@ -163,7 +171,7 @@ package struct IsolatedCheck {
       if now.scenario != progress.scenario || now.invocation != progress.invocation {
         progress = now
         lastProgress = MonotonicClock.now()
-      } else if Double(MonotonicClock.now() - lastProgress) / 1e9 > invocationTimeout {
+      } else if Double(MonotonicClock.now() - lastProgress) / 1e9 > hangTimeout {
         hung = true
         _ = try? CrashCapture.requestStacks(fromProcess: child.id)
         recordBytes += try records.read(timeout: .seconds(1)).bytes
@@ -183,10 +191,12 @@ package struct IsolatedCheck {
   }
 
   /// Runs `scenario` alone in a fresh child, `invocations` times; nil when the child could not run.
-  func runScenario(_ scenario: Scenario, invocations: Int) -> ChildOutcome? {
+  func runScenario(_ scenario: Scenario, invocations: Int, hangTimeout: Double? = nil)
+    -> ChildOutcome?
+  {
     var job = job(scenario: scenario)
     job.configuration.invocations = invocations
-    return try? runChild(job)
+    return try? runChild(job, hangTimeout: hangTimeout)
   }
 
   private func emptyReport() -> CheckReport {
@@ -201,36 +211,92 @@ package struct IsolatedCheck {
     if outcome.crashed, configuration.minimizes {
       final = shrunk(outcome)
     }
-    let evidence = evidence(of: final.outcome, scenario: final.scenario)
+    let sample = tellingSample(of: final.outcome, scenario: final.scenario)
+    let evidence = sample.evidence
     var report = emptyReport()
     report.scenarios = outcome.scenarioCount
     let kind: FailureReport.Kind =
       evidence.kind == .crash ? .crash : evidence.kind == .hang ? .hang : .exit
-    let budget = candidateInvocations(after: final.outcome)
-    report.failure = FailureReport(
+    var failure = FailureReport(
       kind: kind, secondsToFind: 0, original: outcome.scenario,
       scenarioIndex: max(0, outcome.scenarioCount - 1),
       scenario: final.scenario, history: History(entries: []),
       explanation: Explanation(longestPrefix: [], state: "", candidates: []),
-      diagnosis: CrashDiagnoser(
-        evidence: evidence, scenario: final.scenario,
-        arrayAfter: { (target.checkable as? any IsolatedCheckable)?.arrayElements(after: $0) },
-        crashesSequentially: { crashesWhenRunInTurn(final.scenario, invocations: budget) }
-      ).diagnose(),
-      failedInvocations: 1, invocations: (final.outcome.snapshot.invocation ?? 0) + 1,
+      diagnosis: sample.diagnosis,
+      failedInvocations: 1, invocations: (sample.outcome.snapshot.invocation ?? 0) + 1,
       shrinkSteps: final.steps,
       crash: evidence)
     let repro = Repro(
-      target: target.name, seed: report.seed, scenarioIndex: report.failure!.scenarioIndex,
+      target: target.name, seed: report.seed, scenarioIndex: failure.scenarioIndex,
       configuration: configuration, scenario: final.scenario,
-      diagnosis: report.failure!.diagnosis.pattern, history: nil, failure: kind)
+      diagnosis: failure.diagnosis.pattern, history: nil, failure: kind)
     do {
-      report.failure!.reproPath = try repro.write(
-        into: configuration.reproDirectory ?? ".racecheck/repro")
+      failure.reproPath = try repro.write(into: configuration.reproDirectory ?? ".racecheck/repro")
     } catch {
-      report.failure!.reproError = "\(error)"
+      failure.reproError = "\(error)"
     }
+    report.failure = failure
     return report
+  }
+
+  /// The diagnosis of a child's death while it ran `scenario`.
+  private func diagnose(_ evidence: CrashEvidence, of outcome: ChildOutcome, scenario: Scenario)
+    -> Diagnosis
+  {
+    diagnoser(evidence, of: outcome, scenario: scenario).diagnose()
+  }
+
+  private func diagnoser(
+    _ evidence: CrashEvidence, of outcome: ChildOutcome, scenario: Scenario
+  ) -> CrashDiagnoser {
+    CrashDiagnoser(
+      evidence: evidence, scenario: scenario,
+      arrayAfter: { (target.checkable as? any IsolatedCheckable)?.arrayElements(after: $0) },
+      crashesSequentially: {
+        crashesWhenRunInTurn(scenario, invocations: candidateInvocations(after: outcome))
+      })
+  }
+
+  /// More runs of a scenario that died, at most, when its death names no specific bug.
+  static let extraSamples = 2
+
+  /// The run of `scenario` whose death names its bug best: `outcome`, or one of up to ``extraSamples`` more runs.
+  ///
+  /// A racy bug dies differently from run to run, and some deaths tell less than others
+  /// (see ``CrashDiagnoser/anotherCrashMayTellMore(than:)``). The report shows the most
+  /// specific diagnosis found, with the evidence of the run that gave it, and says so when
+  /// that was not the first run.
+  private func tellingSample(of outcome: ChildOutcome, scenario: Scenario) -> (
+    outcome: ChildOutcome, evidence: CrashEvidence, diagnosis: Diagnosis
+  ) {
+    func sample(_ outcome: ChildOutcome) -> (
+      outcome: ChildOutcome, evidence: CrashEvidence, diagnosis: Diagnosis,
+      diagnoser: CrashDiagnoser
+    ) {
+      let evidence = evidence(of: outcome, scenario: scenario)
+      let diagnoser = diagnoser(evidence, of: outcome, scenario: scenario)
+      return (outcome, evidence, diagnoser.diagnose(), diagnoser)
+    }
+    let first = sample(outcome)
+    var best = first
+    var runs = 1
+    // A run that hangs tells nothing new, so it is not waited on for the full hang timeout.
+    while runs <= Self.extraSamples, best.diagnoser.anotherCrashMayTellMore(than: best.diagnosis),
+      let rerun = runScenario(
+        scenario, invocations: candidateInvocations(after: outcome),
+        hangTimeout: min(invocationTimeout, 1)),
+      rerun.crashed || rerun.hung
+    {
+      runs += 1
+      let next = sample(rerun)
+      if next.diagnosis.pattern.specificity > best.diagnosis.pattern.specificity {
+        best = next
+        best.diagnosis.evidence +=
+          " (seen in run \(runs) of this scenario; the first run \(first.evidence.outcome), "
+          + "which names \(first.diagnosis.pattern.rawValue))"
+      }
+    }
+    return (best.outcome, best.evidence, best.diagnosis)
   }
 
   /// Runs a repro's scenario in a fresh child up to `invocations` times, and reports whether it crashed, hung or exited again.
@@ -248,13 +314,7 @@ package struct IsolatedCheck {
     report.invocations = (outcome.snapshot.invocation ?? 0) + 1
     report.failures = 1
     report.crash = evidence
-    report.diagnosis = CrashDiagnoser(
-      evidence: evidence, scenario: repro.scenario,
-      arrayAfter: { (target.checkable as? any IsolatedCheckable)?.arrayElements(after: $0) },
-      crashesSequentially: {
-        crashesWhenRunInTurn(repro.scenario, invocations: candidateInvocations(after: outcome))
-      }
-    ).diagnose()
+    report.diagnosis = diagnose(evidence, of: outcome, scenario: repro.scenario)
     return report
   }
 
@@ -269,9 +329,12 @@ package struct IsolatedCheck {
     let deadline = configuration.shrinkDeadline()
     let budget = candidateInvocations(after: outcome)
     let fails = { (candidate: Scenario) -> ChildOutcome? in
-      guard MonotonicClock.now() < deadline,
-        let result = runScenario(candidate, invocations: budget), result.crashed,
-        result.termination == outcome.termination
+      // A candidate that hangs does not fail the same way; it must not outlast the deadline either.
+      let remaining = Double(deadline - MonotonicClock.now()) / 1e9
+      guard remaining > 0,
+        let result = runScenario(
+          candidate, invocations: budget, hangTimeout: min(invocationTimeout, remaining)),
+        result.crashed, result.termination == outcome.termination
       else { return nil }
       return result
     }
@@ -337,8 +400,9 @@ package struct IsolatedCheck {
       threadStacks: zip(stackRecords, stacks).map { record, stack in
         "thread \(record.threadName) (tid \(record.threadID)):\n" + stack.render()
       },
-      functions: stack?.frames.compactMap(\.function) ?? [], detail: detail,
-      standardError: Self.userMessages(in: outcome.standardError))
+      functions: stack?.frames.compactMap(\.function) ?? [],
+      layer: stack?.frames.first { $0.kind != .runtime && $0.kind != .system }?.kind.displayName,
+      detail: detail, standardError: Self.userMessages(in: outcome.standardError))
   }
 
   /// The message of the runtime's last "Fatal error: …" line, which debug builds print before they trap.

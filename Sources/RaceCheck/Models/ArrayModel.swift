@@ -34,10 +34,7 @@ public struct ArrayModel: HistoryModel {
   }
 
   public init(state: Value) throws(ModelError) {
-    guard let elements = state.listValue else {
-      throw .wrongState(model: Self.name, expected: "a list", got: state)
-    }
-    self.elements = elements
+    elements = try ModelError.list(state, model: Self.name)
   }
 
   public var state: Value { .list(elements) }
@@ -103,5 +100,13 @@ public struct ArrayModel: HistoryModel {
       return .list(elements)
     }
     return .null
+  }
+
+  /// The reads (`count`, `get`, `first`, `last`, `indexOf`, `contains`, `snapshot`) change nothing.
+  public static func leavesStateUnchanged(_ step: Step, result: Value?) -> Bool {
+    switch step {
+    case .count, .get, .first, .last, .indexOf, .contains, .snapshot: return true
+    case .append, .insert, .remove, .removeLast, .replace: return false
+    }
   }
 }

@@ -49,4 +49,9 @@ public struct CounterModel: HistoryModel {
     }
     return .null
   }
+
+  /// `get` changes nothing.
+  public static func leavesStateUnchanged(_ step: Step, result: Value?) -> Bool {
+    step == .get
+  }
 }

@@ -60,10 +60,18 @@ public struct DictionaryModel: HistoryModel {
   }
 
   /// The key a step touches, or nil when it spans keys.
-  static func key(of step: Step) -> String? {
+  package static func key(of step: Step) -> String? {
     switch step {
     case .get(let key), .remove(let key), .set(let key, _): return key
     case .count, .keys, .values: return nil
+    }
+  }
+
+  /// The reads (`get`, `count`, `keys`, `values`) change nothing.
+  public static func leavesStateUnchanged(_ step: Step, result: Value?) -> Bool {
+    switch step {
+    case .get, .count, .keys, .values: return true
+    case .set, .remove: return false
     }
   }
 }

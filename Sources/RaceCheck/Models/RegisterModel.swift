@@ -42,4 +42,9 @@ public struct RegisterModel: HistoryModel {
     }
     return .null
   }
+
+  /// `read` changes nothing.
+  public static func leavesStateUnchanged(_ step: Step, result: Value?) -> Bool {
+    step == .read
+  }
 }

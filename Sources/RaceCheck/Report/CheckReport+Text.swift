@@ -62,13 +62,7 @@ extension CheckReport: CustomStringConvertible {
 
   /// The report of a crash, a hang or an early exit of the isolated child.
   private func crashDescription(_ failure: FailureReport, _ crash: CrashEvidence) -> String {
-    let how: String
-    switch crash.kind {
-    case .crash:
-      how = "crashed (\(crash.signal ?? "signal")\(crash.message.map { ": \($0)" } ?? ""))"
-    case .hang: how = "hung: an invocation made no progress for its deadline"
-    case .exit: how = "ended its isolated child without a report: \(crash.detail ?? "")"
-    }
+    let how = crash.outcome
     let thread =
       crash.runnerThread.map { "thread \($0), a racecheck thread" }
       ?? "a thread racecheck did not start (\(crash.threadName ?? "unnamed")): a dispatch worker or another library's thread"

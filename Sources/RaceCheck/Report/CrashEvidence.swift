@@ -40,8 +40,24 @@ public struct CrashEvidence: Sendable, Codable {
   public var threadStacks: [String]
   /// The names of every function on the crashing thread's stack, innermost first.
   public var functions: [String]
+  /// Whose code the crash was in: the layer of the innermost frame that is not the Swift runtime or the C library.
+  ///
+  /// `user` for the code under test, `racecheck` when racecheck's own code trapped on a
+  /// value the code under test returned, `libdispatch` or `Foundation` otherwise.
+  public var layer: String? = nil
   /// What the child's exit looked like when it did not crash: its status, or what it wrote instead of a report.
   public var detail: String?
   /// The end of what the child wrote to standard error, such as the runtime's own messages.
   public var standardError: String?
+}
+
+extension CrashEvidence {
+  /// How the child ended, as a report's first line says it: `crashed (SIGILL: Index out of range)`.
+  public var outcome: String {
+    switch kind {
+    case .crash: "crashed (\(signal ?? "signal")\(message.map { ": \($0)" } ?? ""))"
+    case .hang: "hung: an invocation made no progress for its deadline"
+    case .exit: "ended its isolated child without a report: \(detail ?? "")"
+    }
+  }
 }

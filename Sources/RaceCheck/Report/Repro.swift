@@ -22,6 +22,10 @@ public struct Repro: Hashable, Sendable, Codable {
   public var failure: FailureReport.Kind?
   /// A failing history of the scenario, in the history file's operation format.
   public var operations: [HistoryFile.Operation]?
+  /// The history's model, so that the repro file is also a history file (`racecheck check` reads it); absent in older files.
+  public var model: String?
+  /// The model's initial state; absent for the model's default and in older files.
+  public var initial: Value?
 
   /// Creates a repro.
   public init(
@@ -38,6 +42,25 @@ public struct Repro: Hashable, Sendable, Codable {
     self.diagnosis = diagnosis
     self.failure = failure
     operations = history.map(HistoryFile.operations)
+  }
+
+  /// Creates a repro whose history names its model, which makes the file a history file too.
+  public init(
+    target: String, seed: UInt64, scenarioIndex: Int, configuration: Configuration,
+    scenario: Scenario, diagnosis: BugPattern?, history: RecordedHistory
+  ) {
+    self.init(
+      target: target, seed: seed, scenarioIndex: scenarioIndex, configuration: configuration,
+      scenario: scenario, diagnosis: diagnosis, history: nil)
+    model = history.model
+    initial = history.initial
+    operations = history.operations.map { operation in
+      HistoryFile.Operation(
+        process: operation.process.intValue ?? 0, op: operation.name, args: operation.arguments,
+        call: operation.call, return: operation.return,
+        result: operation.result.isNull ? Value?.none : .some(operation.result),
+        status: operation.status == .ok ? nil : operation.status)
+    }
   }
 
   /// Reads a repro file, or says precisely why it cannot be used.

@@ -31,6 +31,18 @@ public protocol HistoryModel: Hashable, Sendable {
 
   /// Applies one step and returns the result the model expects.
   mutating func apply(_ step: Step) -> Value
+
+  /// Whether `step`, having returned `result` (nil: unknown), leaves every state in which that result is possible unchanged.
+  ///
+  /// The checker places such an operation as soon as its result fits, without trying
+  /// other orders (moving an operation that changes nothing earlier breaks no
+  /// linearization), and drops one whose outcome is unknown. The default, `false`, is always safe.
+  static func leavesStateUnchanged(_ step: Step, result: Value?) -> Bool
+}
+
+extension HistoryModel {
+  /// Says `false`: without knowing the model, every operation may change the state.
+  public static func leavesStateUnchanged(_ step: Step, result: Value?) -> Bool { false }
 }
 
 /// Why a model rejected an operation or a state.
@@ -59,6 +71,14 @@ public enum ModelError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension ModelError {
+  /// Returns the elements of a list-shaped initial state, or the error naming `model`.
+  static func list(_ state: Value, model: String) throws(ModelError) -> [Value] {
+    guard let elements = state.listValue else {
+      throw .wrongState(model: model, expected: "a list", got: state)
+    }
+    return elements
+  }
+
   /// Checks that `arguments` has exactly `count` elements.
   static func expect(_ operation: String, _ arguments: [Value], count: Int) throws(ModelError) {
     guard arguments.count == count else {

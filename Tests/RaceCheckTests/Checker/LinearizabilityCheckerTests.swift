@@ -409,10 +409,13 @@ private struct History<M: Model>: CustomStringConvertible {
       .check()
   }
 
-  /// Why `order` is not a linearization of every operation, or nil if it is one.
+  /// Why `order` is not a linearization, or nil if it is one: every completed operation once, each info one at most once.
   func problem(withLinearization order: [Int]) -> String? {
-    guard order.sorted() == Array(entries.indices) else {
-      return "not a permutation of all operations"
+    let required = entries.indices.filter { entries[$0].returnTime != nil }
+    guard Set(order).count == order.count, order.allSatisfy(entries.indices.contains),
+      required.allSatisfy(order.contains)
+    else {
+      return "not an order of every completed operation"
     }
     var state = M.initial
     return problem(replaying: order, state: &state)

@@ -139,12 +139,13 @@ extension RaceCheckTestSuite {
       let document = try #require(result.jsonObject)
       #expect(
         Set(document.keys) == [
-          "target", "verdict", "seed", "scenarios", "invocations", "seconds", "diagnosis",
-          "scenario",
-          "reproPath",
+          "target", "verdict", "seed", "scenarios", "invocations", "seconds", "failure",
+          "diagnosis", "scenario", "crash", "reproPath",
           "failedInvocations", "replayCommand", "specError",
         ])
       #expect(document["verdict"] as? String == "fail")
+      #expect(document["failure"] as? String == "non-linearizable")
+      #expect(document["crash"] is NSNull)
       #expect(document["specError"] is NSNull)
       #expect((document["diagnosis"] as? [String: Any])?.keys.sorted() == ["evidence", "pattern"])
     }

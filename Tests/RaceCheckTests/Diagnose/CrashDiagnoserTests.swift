@@ -47,7 +47,7 @@ extension RaceCheckTestSuite {
       #expect(pattern == .dataRace)
     }
 
-    @Test func segmentationFaultOnOneThreadIsNotCalledADataRace() {
+    @Test func segmentationFaultOnOneThreadInItsFirstRunIsNotCalledADataRace() {
       let scenario = Scenario(initial: [call("append", 1), call("snapshot")])
       let pattern = diagnose(
         scenario,
@@ -55,6 +55,19 @@ extension RaceCheckTestSuite {
           signal: "SIGSEGV", message: nil, thread: 0, inFlight: [(0, call("snapshot"))],
           functions: ["swift_retain"]))
       #expect(pattern == .unclassified)
+    }
+
+    @Test func segmentationFaultOnOneThreadAfterIdenticalRunsSurvivedIsADataRace() {
+      // Run 166 crashed where 165 runs of the same one-thread scenario did not: timing
+      // mattered, so a thread the code under test started (a dispatch block) ran alongside.
+      let scenario = Scenario(initial: [call("append", 1), call("snapshot")])
+      var crash = evidence(
+        signal: "SIGSEGV", message: nil, thread: 0, inFlight: [(0, call("snapshot"))],
+        functions: ["swift_retain"])
+      crash.invocation = 165
+      #expect(diagnose(scenario, crash) == .dataRace)
+      crash.signal = "SIGILL"
+      #expect(diagnose(scenario, crash) == .unclassified)
     }
 
     @Test func trapInTheParallelPartThatRunningInTurnDoesNotRepeatIsADataRace() {
@@ -70,7 +83,45 @@ extension RaceCheckTestSuite {
       #expect(diagnose(scenario, crash, crashesSequentially: true) == .unclassified)
     }
 
+    @Test func trapInRaceCheckReadingAReturnedValueWithThreadsTogetherIsADataRace() {
+      let scenario = Scenario(parallel: [[call("snapshot")], [call("append", 1)]])
+      var crash = evidence(
+        signal: "SIGILL", message: "Index out of range", thread: 0,
+        inFlight: [(0, call("snapshot"))])
+      crash.layer = "racecheck"
+      #expect(diagnose(scenario, crash) == .dataRace)
+      crash.layer = "user"
+      #expect(diagnose(scenario, crash) == .unclassified)
+    }
+
+    @Test func onlyADeathThatNamesNoSpecificBugAsksForAnotherRun() {
+      let scenario = Scenario(
+        initial: [call("append", 1)], parallel: [[call("remove", 0)], [call("snapshot")]])
+      let outside = evidence(
+        signal: "SIGSEGV", message: nil, thread: 1, inFlight: [(1, call("snapshot"))],
+        functions: ["swift_retain", "closure #5 in Spec.snapshot"])
+      var inside = outside
+      inside.functions.append("_dispatch_sync_invoke_and_complete")
+      // Memory corruption in a read outside any queue: racing code, or storage handed out live.
+      #expect(asksForAnotherRun(scenario, outside, after: .dataRace))
+      #expect(!asksForAnotherRun(scenario, inside, after: .dataRace))
+      #expect(asksForAnotherRun(scenario, inside, after: .unclassified))
+      #expect(!asksForAnotherRun(scenario, outside, after: .escapedLiveStorage))
+      var trap = outside
+      trap.signal = "SIGILL"
+      #expect(!asksForAnotherRun(scenario, trap, after: .dataRace))
+    }
+
     // MARK: - Helpers
+
+    private func asksForAnotherRun(
+      _ scenario: Scenario, _ evidence: CrashEvidence, after pattern: BugPattern
+    ) -> Bool {
+      CrashDiagnoser(
+        evidence: evidence, scenario: scenario, arrayAfter: { _ in nil },
+        crashesSequentially: { nil }
+      ).anotherCrashMayTellMore(than: Diagnosis(pattern, evidence: ""))
+    }
 
     private func call(_ operation: String, _ arguments: Int...) -> Scenario.Call {
       Scenario.Call(operation, arguments.map { .int($0) })

@@ -116,3 +116,17 @@ enum CrashingArraySpec {
       && text.contains("NSSafeMutableArray.swift:")
   }
 }
+
+/// A gate whose `pass` waits for a signal that never comes: every check of it hangs at the first call.
+final class NeverOpenedGate: Sendable {
+  private let opened = DispatchSemaphore(value: 0)
+
+  func pass() { opened.wait() }
+
+  static let spec = Spec("NeverOpenedGate", make: NeverOpenedGate.init, model: 0) {
+    Operation("pass") { (gate: NeverOpenedGate) in
+      gate.pass()
+    } model: { (_: inout Int) in
+    }
+  }
+}

@@ -40,6 +40,23 @@ extension RaceCheckTestSuite {
       #expect(report?.failure?.diagnosis.pattern == .unsignedUnderflowBoundsCheck)
     }
 
+    @Test func hangingCheckFailsTheTestWithEveryThreadsStack() {
+      var configuration = smallConfiguration()
+      configuration.hangTimeout = 0.5
+      var report: CheckReport?
+      withKnownIssue {
+        report = check(NeverOpenedGate.spec, configuration: configuration)
+      } matching: { issue in
+        issue.comments.map(\.rawValue).joined().contains("hung")
+      }
+      let hang = report?.failure?.crash
+      #expect(report?.failure?.kind == .hang)
+      #expect(hang?.inFlight.first?.call.operation == "pass")
+      #expect(
+        hang?.threadStacks.contains { $0.contains("NeverOpenedGate.pass") } == true,
+        "\(report.map(\.description) ?? "no report")")
+    }
+
     @Test func reportNamesTheCallingTestInItsReplayCommand() {
       withKnownIssue {
         let report = check(GuardedInsertArray.spec, configuration: smallConfiguration())

@@ -4,21 +4,46 @@ enum BenchCommand {
 
   static let spec = CommandSpec(
     name: "bench",
-    abstract: "Measure stress throughput and the time to first failure.",
-    arguments: [],
+    abstract: "Measure stress throughput and the time to first failure, or the history checker.",
+    arguments: [
+      ArgumentSpec(
+        name: "suite", help: "'checker' to time the history checker instead of the stress runner.",
+        isOptional: true),
+      ArgumentSpec(
+        name: "folder",
+        help: "For 'checker': the histories (default: \(CheckerBenchCommand.defaultFolder)).",
+        isOptional: true),
+    ],
     options: [
       .value(
         "--seconds", "N",
         "How long each throughput figure is measured (default: \(PlainNumber.text(defaultSeconds)))."
       ),
-      .flag("--json", "Print {\"results\":[…]} instead of the table."),
+      .value(
+        "--runs", "N",
+        "For 'checker': checks per file, the median reported (default: \(CheckerBenchCommand.defaultRuns))."
+      ),
+      .flag(
+        "--json",
+        "Print {\"results\":[…]} (for 'checker', also {\"totals\":{…}}) instead of the table."
+      ),
     ],
-    discussion: ["Each figure is also written to standard error as it is measured."],
+    discussion: [
+      "Each figure is also written to standard error as it is measured.",
+      "'bench checker' checks every history under the folder (.json history files, .log Jepsen",
+      "logs, .txt/.edn Jepsen EDN) and prints each file's median time and peak memory, then totals.",
+    ],
     execute: { parsed, context throws(UsageError) in try run(parsed, context) })
 
   static func run(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError)
     -> ExitStatus
   {
+    if let suite = parsed.positionals.first {
+      guard suite == "checker" else {
+        throw .invalidValue(option: "<suite>", value: suite, expected: "checker", command: "bench")
+      }
+      return try CheckerBenchCommand.run(parsed, context)
+    }
     let seconds = try parsed.seconds("--seconds") ?? defaultSeconds
     guard let plan = context.driver.benchmarks else { throw .noBenchmarkPlan }
     let results: [BenchmarkResult]

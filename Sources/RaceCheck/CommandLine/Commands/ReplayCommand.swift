@@ -99,14 +99,7 @@ enum ReplayCommand {
 
   /// The diagnosis, the scenario, the calls in flight and the stacks of a replay that crashed, hung or exited.
   private static func crashLines(_ report: ReplayReport, _ crash: CrashEvidence) -> [String] {
-    let how: String
-    switch crash.kind {
-    case .crash:
-      how = "It crashed (\(crash.signal ?? "signal")\(crash.message.map { ": \($0)" } ?? ""))"
-    case .hang: how = "It hung: an invocation made no progress for its deadline"
-    case .exit: how = "Its child ended without a report: \(crash.detail ?? "")"
-    }
-    var lines = ["", how + " in invocation \(report.invocations)."]
+    var lines = ["", "It \(crash.outcome), in invocation \(report.invocations)."]
     if let diagnosis = report.diagnosis {
       lines += ["", "Diagnosis: \(diagnosis.pattern.rawValue)", "  \(diagnosis.evidence)"]
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// `racecheck run <target>`: one check, printed as the full report or one JSON document.
 enum RunCommand {
   private static let defaults = Configuration()
@@ -32,6 +34,9 @@ enum RunCommand {
         "--hang-timeout", "SECONDS",
         "Report a hang when an invocation makes no progress this long (default: \(PlainNumber.text(defaults.hangTimeout)))."
       ),
+      .value(
+        "--history", "FILE",
+        "Write the failing history found to FILE as a history file ('racecheck check' reads it)."),
       .flag("--json", "Print one JSON document instead of the report."),
     ] + ScheduleOptions.options,
     discussion: [
@@ -51,6 +56,9 @@ enum RunCommand {
       programName: context.programName, target: target.name, seed: report.seed,
       configuration: configuration)
     let status = status(of: report)
+    if let path = parsed.value("--history") {
+      writeHistory(of: report, target: target, to: path, context)
+    }
     if parsed.flag("--json") { return context.printJSON(RunJSON(report), status: status) }
     // A broken spec is an error in the user's setup, not a finding, so it goes where errors go.
     if report.specError != nil {
@@ -59,6 +67,28 @@ enum RunCommand {
       context.print(report.description)
     }
     return status
+  }
+
+  /// Writes the failure's history as a history file, saying on standard error what was written, or why nothing was.
+  static func writeHistory(
+    of report: CheckReport, target: Target, to path: String, _ context: CommandContext
+  ) {
+    guard let failure = report.failure else {
+      context.printError(
+        "\(context.programName): no failure found, so no history was written to \(path)")
+      return
+    }
+    var history = target.checkable.recordedHistory(failure.history)
+    history.meta = .object([
+      "target": .string(target.name), "seed": .string(Configuration.formatSeed(report.seed)),
+      "scenario": .int(failure.scenarioIndex), "failure": .string(failure.kind.rawValue),
+    ])
+    do {
+      try HistoryFile.encode(history).write(toFile: path, atomically: true, encoding: .utf8)
+      context.printError("\(context.programName): history written to \(path)")
+    } catch {
+      context.printError("\(context.programName): \(path): cannot write the history: \(error)")
+    }
   }
 
   /// The configuration the options describe, each value checked for range.

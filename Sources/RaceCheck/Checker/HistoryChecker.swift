@@ -1,0 +1,170 @@
+import Dispatch
+import Synchronization
+
+/// Checks a recorded history against its model: split by key where the model allows, the parts searched in parallel.
+///
+/// ```swift
+/// let history = try HistoryFile.read(bytes, models: BuiltInModels.names)
+/// let verdict = try HistoryChecker().check(history)
+/// print(verdict.verdict)  // linearizable, not-linearizable or unknown
+/// ```
+public struct HistoryChecker: Sendable {
+  /// Seconds after which an undecided search gives up with `unknown`; nil for no limit.
+  public var timeout: Double?
+  /// Whether to split the history by key when the model allows it.
+  public var partitions: Bool
+  /// Whether to finish every part after one has failed, instead of stopping the others.
+  public var checksAllPartitions: Bool
+  /// Whether to work out the window, the longest prefix and the candidates of a violation.
+  public var explains: Bool
+
+  /// Creates a checker; by default, no time limit, partitioned, stopping at the first failing part, explaining.
+  public init(
+    timeout: Double? = nil, partitions: Bool = true, checksAllPartitions: Bool = false,
+    explains: Bool = true
+  ) {
+    self.timeout = timeout
+    self.partitions = partitions
+    self.checksAllPartitions = checksAllPartitions
+    self.explains = explains
+  }
+
+  /// Decodes `history` with its model and checks it; throws when the model rejects an operation or the initial state.
+  public func check(_ history: RecordedHistory) throws(HistoryFileError) -> HistoryVerdict {
+    guard let model = BuiltInModels.model(named: history.model) else {
+      throw .unknownModel(history.model, known: BuiltInModels.names)
+    }
+    return try check(history, as: model)
+  }
+
+  private func check<Model: HistoryModel>(_ history: RecordedHistory, as _: Model.Type)
+    throws(HistoryFileError) -> HistoryVerdict
+  {
+    let started = MonotonicClock.now()
+    let typed = try TypedHistory<Model>(history)
+    let parts = Partition.parts(of: typed, split: partitions)
+    let deadline = timeout.map { started + Int64($0 * 1e9) }
+    let stop = StopFlag()
+    let checksAll = checksAllPartitions
+    let outcomes = PartResults<Model>(count: parts.count)
+    // Largest parts first, so that the last one to start is a short one.
+    let schedule = parts.indices.sorted { parts[$0].operations.count > parts[$1].operations.count }
+    var budget = WingGongSearch.Budget(deadline: deadline)
+    if !checksAll {
+      budget.shouldStop = { @Sendable in stop.isRaised }
+    }
+    let searchBudget = budget
+    let work: @Sendable (Int) -> Void = { position in
+      let index = schedule[position]
+      let outcome = PartOutcome.search(parts[index], of: typed, budget: searchBudget)
+      if case .notLinearizable = outcome.result { stop.raise() }
+      outcomes.store(outcome, at: index)
+    }
+    if parts.count == 1 {
+      work(0)
+    } else {
+      DispatchQueue.concurrentPerform(iterations: parts.count, execute: work)
+    }
+    let finished = outcomes.all
+    var verdict = HistoryVerdict(
+      verdict: .linearizable, parts: [], violation: nil, seconds: 0)
+    for (part, outcome) in zip(parts, finished) {
+      verdict.parts.append(
+        HistoryVerdict.Part(
+          key: part.key, operations: part.operations.count, verdict: outcome.kind,
+          seconds: outcome.seconds))
+    }
+    if let failing = finished.firstIndex(where: { $0.kind == .notLinearizable }) {
+      verdict.verdict = .notLinearizable
+      if explains {
+        verdict.violation = Explainer(history: typed, part: parts[failing], deadline: deadline)
+          .violation(finished[failing].result)
+      }
+    } else if finished.contains(where: { $0.kind == .unknown }) {
+      verdict.verdict = .unknown
+    }
+    verdict.seconds = Double(MonotonicClock.now() - started) / 1e9
+    return verdict
+  }
+}
+
+/// The outcomes of the parts, filled in by the searches as they finish.
+final class PartResults<Model: HistoryModel>: Sendable {
+  private let slots: Mutex<[PartOutcome<Model>?]>
+
+  init(count: Int) {
+    slots = Mutex(Array(repeating: nil, count: count))
+  }
+
+  func store(_ outcome: PartOutcome<Model>, at index: Int) {
+    slots.withLock { $0[index] = outcome }
+  }
+
+  /// Every outcome; called once all searches have finished.
+  var all: [PartOutcome<Model>] {
+    slots.withLock { $0.map { $0! } }
+  }
+}
+
+/// One part's search and its outcome.
+struct PartOutcome<Model: HistoryModel>: Sendable {
+  var result: WingGongSearch.Result
+  var seconds: Double
+
+  var kind: HistoryVerdict.Kind {
+    switch result {
+    case .linearizable: return .linearizable
+    case .notLinearizable: return .notLinearizable
+    case .unknown: return .unknown
+    }
+  }
+
+  /// Searches one part; operation numbers in the result are positions in `part.operations`.
+  static func search(
+    _ part: Partition<Model>, of history: TypedHistory<Model>, budget: WingGongSearch.Budget,
+    until cut: Int64 = .max
+  ) -> PartOutcome {
+    let started = MonotonicClock.now()
+    let members = part.operations.filter { history.callTimes[$0] <= cut }
+    // After the cut, an operation still running has an unknown outcome.
+    let pending = members.map { history.returnTimes[$0] > cut }
+    let steps = members.map { history.steps[$0] }
+    let results = members.map { history.results[$0] }
+    let isInfo = zip(members, pending).map { history.statuses[$0] == .info || $1 }
+    let operations = WingGongSearch.Operations(
+      callTimes: members.map { history.callTimes[$0] },
+      returnTimes: zip(members, isInfo).map { $1 ? .max : history.returnTimes[$0] },
+      isInfo: isInfo,
+      leavesStateUnchanged: zip(members, isInfo).map { index, info in
+        !info && history.leavesStateUnchanged(index)
+      })
+    let result: WingGongSearch.Result
+    if let keyValueSteps = steps as? [KeyValueModel.Step],
+      let initial = part.initial as? KeyValueModel,
+      let key = part.key
+    {
+      // One key of a key-value store: states as string fingerprints, see KeyValueStateSpace.
+      var space = KeyValueStateSpace(
+        initial: initial.values[key] ?? "", steps: keyValueSteps, results: results, isInfo: isInfo)
+      result = WingGongSearch.run(operations, transitions: &space, budget: budget)
+    } else {
+      var space = StateSpace(initial: part.initial) { state, index in
+        let returned = state.apply(steps[index])
+        return isInfo[index] || returned == results[index]
+      }
+      result = WingGongSearch.run(operations, transitions: &space, budget: budget)
+    }
+    return PartOutcome(result: result, seconds: Double(MonotonicClock.now() - started) / 1e9)
+  }
+}
+
+/// A flag one search raises to stop the others.
+final class StopFlag: Sendable {
+  private let raised = Atomic<Bool>(false)
+
+  var isRaised: Bool { raised.load(ordering: .relaxed) }
+
+  func raise() {
+    raised.store(true, ordering: .relaxed)
+  }
+}

@@ -1,0 +1,197 @@
+/// The search at the heart of the checker: Wing & Gong's, with Lowe's memo, over named states.
+///
+/// The history is a doubly linked list of call and return events in time order (at
+/// equal times calls come first: operations that touch overlap). The search walks the
+/// list from the front. At a call whose operation the model accepts from the current
+/// state, it *lifts* the operation — unlinks its call and return — and starts again at
+/// the front. At a return, the operation it closes cannot be linearized later than
+/// here, so the search *backtracks*: it relinks the last lifted operation and moves past
+/// it. Every operation with a known outcome placed means success; operations with an
+/// unknown outcome (`info`) never return, may be placed anywhere after their call, and
+/// need not be placed at all.
+///
+/// Three prunings keep it small:
+/// - Lowe's memo: two paths that linearized the same set of operations into the same
+///   state have the same future, so each (set, state) pair is explored once. Sets are
+///   128-bit fingerprints (``FingerprintSet``), states small integers (``StateSpace``).
+/// - Operations that leave the state unchanged (reads, a compare-and-set that failed)
+///   are placed as soon as their result fits, and no other order is tried at that
+///   point: moving such an operation earlier, to where it could already go, breaks no
+///   linearization. This removes the branching that reads cause, which is what makes
+///   proving a history *illegal* fast.
+/// - A model may recognise a dead end early (``StateTransitions/isDeadEnd(_:remaining:)``):
+///   a key-value store's value must be a prefix of what a later read returns when only
+///   appends can come before that read.
+struct WingGongSearch {
+  /// The operations of one search.
+  struct Operations {
+    var callTimes: [Int64]
+    /// `Int64.max` for an operation whose outcome is unknown.
+    var returnTimes: [Int64]
+    var isInfo: [Bool]
+    /// Operations the model guarantees never to change the state when their result fits.
+    var leavesStateUnchanged: [Bool]
+
+    var count: Int { callTimes.count }
+  }
+
+  /// The search's answer, with states as ``StateSpace`` names.
+  enum Result: Equatable, Sendable {
+    /// Every operation with a known outcome placed, in this order (info operations placed are included).
+    case linearizable(order: [Int])
+    /// No order exists; the longest prefix placed and the state after it.
+    case notLinearizable(longestPrefix: [Int], state: Int32)
+    /// The budget ran out first; the longest prefix placed so far and the state after it.
+    case unknown(longestPrefix: [Int], state: Int32)
+  }
+
+  /// When a search gives up: a deadline, a flag another search raises, or neither.
+  struct Budget: Sendable {
+    /// A `MonotonicClock` reading after which the search stops.
+    var deadline: Int64?
+    /// Asked now and then; `true` stops the search (another partition already failed).
+    var shouldStop: (@Sendable () -> Bool)?
+
+    static var unlimited: Budget { Budget() }
+  }
+
+  private struct Frame {
+    var operation: Int32
+    var stateBefore: Int32
+    /// Placed because it changes nothing: no other choice is tried at its node.
+    var forced: Bool
+  }
+
+  /// Searches for a linearization of `operations` from state 0 of `transitions`.
+  static func run<Transitions: StateTransitions>(
+    _ operations: Operations, transitions: inout Transitions, initial: Int32 = 0,
+    budget: Budget = .unlimited
+  ) -> Result {
+    let count = operations.count
+    var events = EventList(callTimes: operations.callTimes, returnTimes: operations.returnTimes)
+    let keys = ZobristKeys(count: count)
+    var fingerprint: (UInt64, UInt64) = (0, 0)
+    var visited = FingerprintSet()
+    var stack: [Frame] = []
+    stack.reserveCapacity(count)
+    var state = initial
+    var required = operations.isInfo.reduce(0) { $1 ? $0 : $0 + 1 }
+    var longest: (prefix: [Int], state: Int32) = ([], initial)
+    var steps = 0
+
+    func place(_ operation: Int, from before: Int32, to after: Int32, forced: Bool) {
+      stack.append(Frame(operation: Int32(operation), stateBefore: before, forced: forced))
+      events.lift(operation)
+      state = after
+      if !operations.isInfo[operation] { required -= 1 }
+      if stack.count > longest.prefix.count {
+        longest = (stack.map { Int($0.operation) }, after)
+      }
+    }
+
+    /// Undoes placements back to the last free choice; returns where to scan on, or nil when none is left.
+    func backtrack() -> Int32? {
+      while let frame = stack.popLast() {
+        let operation = Int(frame.operation)
+        events.unlift(operation)
+        keys.toggle(operation, in: &fingerprint)
+        state = frame.stateBefore
+        if !operations.isInfo[operation] { required += 1 }
+        if !frame.forced { return events.next(EventList.callNode(of: operation)) }
+      }
+      return nil
+    }
+
+    var cursor = events.first
+    var atNodeEntry = true
+    while true {
+      if required == 0 { return .linearizable(order: stack.map { Int($0.operation) }) }
+      steps &+= 1
+      if steps & 0x3FF == 0 {
+        if let deadline = budget.deadline, MonotonicClock.now() > deadline {
+          return .unknown(longestPrefix: longest.prefix, state: longest.state)
+        }
+        if budget.shouldStop?() == true {
+          return .unknown(longestPrefix: longest.prefix, state: longest.state)
+        }
+      }
+      if atNodeEntry {
+        atNodeEntry = false
+        if transitions.isDeadEnd(state, remaining: events) {
+          guard let next = backtrack() else {
+            return .notLinearizable(longestPrefix: longest.prefix, state: longest.state)
+          }
+          cursor = next
+          continue
+        }
+        // An operation that changes nothing and fits now is placed without branching.
+        var node = events.first
+        var doomed = false
+        var forcedPlacement = false
+        while node != EventList.end && EventList.isCall(node) {
+          let operation = EventList.operation(node)
+          if operations.leavesStateUnchanged[operation],
+            transitions.next(from: state, by: operation) == state
+          {
+            keys.toggle(operation, in: &fingerprint)
+            if visited.insert(fingerprint, state: state) {
+              place(operation, from: state, to: state, forced: true)
+              forcedPlacement = true
+            } else {
+              keys.toggle(operation, in: &fingerprint)
+              doomed = true
+            }
+            break
+          }
+          node = events.next(node)
+        }
+        if forcedPlacement {
+          atNodeEntry = true
+          continue
+        }
+        if doomed {
+          guard let next = backtrack() else {
+            return .notLinearizable(longestPrefix: longest.prefix, state: longest.state)
+          }
+          cursor = next
+          continue
+        }
+        cursor = events.first
+      }
+      guard cursor != EventList.end, EventList.isCall(cursor) else {
+        guard let next = backtrack() else {
+          return .notLinearizable(longestPrefix: longest.prefix, state: longest.state)
+        }
+        cursor = next
+        continue
+      }
+      let operation = EventList.operation(cursor)
+      let next = transitions.next(from: state, by: operation)
+      if next >= 0 {
+        keys.toggle(operation, in: &fingerprint)
+        if visited.insert(fingerprint, state: next) {
+          place(operation, from: state, to: next, forced: false)
+          atNodeEntry = true
+          continue
+        }
+        keys.toggle(operation, in: &fingerprint)
+      }
+      cursor = events.next(cursor)
+    }
+  }
+}
+
+/// Two random 64-bit keys per operation, XORed into a set's fingerprint when the operation joins or leaves it.
+struct ZobristKeys {
+  private var keys: [UInt64]
+
+  init(count: Int) {
+    var random = SplitMix64(seed: 0x5A0B_1257)
+    keys = (0..<(2 * count)).map { _ in random.next() }
+  }
+
+  @inline(__always) func toggle(_ operation: Int, in fingerprint: inout (UInt64, UInt64)) {
+    fingerprint.0 ^= keys[2 * operation]
+    fingerprint.1 ^= keys[2 * operation + 1]
+  }
+}

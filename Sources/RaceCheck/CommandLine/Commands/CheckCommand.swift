@@ -1,0 +1,108 @@
+import Foundation
+
+/// `racecheck check <file>`: checks a recorded history — a racecheck history file or a Jepsen one — for linearizability.
+enum CheckCommand {
+  static let spec = CommandSpec(
+    name: "check",
+    abstract:
+      "Check a recorded history file (racecheck, Jepsen EDN or Jepsen log) for linearizability.",
+    arguments: [
+      ArgumentSpec(
+        name: "file", help: "The history: a racecheck history file, or Jepsen's with --format.")
+    ],
+    options: [
+      .value(
+        "--format", "F",
+        "json (the racecheck history file), jepsen (EDN op maps) or jepsen-log (default: json)."),
+      .value(
+        "--model", "M",
+        "The model: \(BuiltInModels.names.joined(separator: ", ")) (default: the file's; kv for jepsen, cas-register for jepsen-log)."
+      ),
+      .value("--timeout", "SECONDS", "Give up with 'unknown' after this long (default: no limit)."),
+      .flag("--all-partitions", "Finish every key's check after one fails, instead of stopping."),
+      .flag("--no-partitions", "Check the history whole instead of one key at a time."),
+      .flag("--json", "Print one JSON document instead of the text."),
+      .flag(
+        "--stats", "Also print the check's time and the process's peak memory on standard error."),
+    ],
+    discussion: [
+      "Histories of kv and dictionary are checked one key at a time, in parallel, when every",
+      "operation names one key. Exits 0 when the history is linearizable, 1 when it is not,",
+      "75 when the time ran out first, and 65 when the file is rejected (the message names",
+      "the operation or line and the problem).",
+    ],
+    execute: { parsed, context throws(UsageError) in try run(parsed, context) })
+
+  /// The start of the `--stats` line, which `bench checker` reads back from its children.
+  static let statsPrefix = "stats:"
+
+  static func run(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError)
+    -> ExitStatus
+  {
+    let path = parsed.positionals[0]
+    var format = HistoryFormat.json
+    if let text = parsed.value("--format") {
+      guard let known = HistoryFormat(rawValue: text) else {
+        throw .invalidValue(
+          option: "--format", value: text, expected: "json, jepsen or jepsen-log", command: "check")
+      }
+      format = known
+    }
+    let model = parsed.value("--model")
+    if let model, !BuiltInModels.names.contains(model) {
+      throw .invalidValue(
+        option: "--model", value: model,
+        expected: "one of " + BuiltInModels.names.joined(separator: ", "), command: "check")
+    }
+    let timeout = try parsed.seconds("--timeout")
+    let history: RecordedHistory
+    let verdict: HistoryVerdict
+    do throws(HistoryInputError) {
+      history = try format.read(contentsOf: path, model: model)
+      let checker = HistoryChecker(
+        timeout: timeout, partitions: !parsed.flag("--no-partitions"),
+        checksAllPartitions: parsed.flag("--all-partitions"))
+      do {
+        verdict = try checker.check(history)
+      } catch {
+        throw Self.locating(error, in: history, format: format)
+      }
+    } catch {
+      context.printError("\(context.programName): \(path): \(error)")
+      return .dataError
+    }
+    if parsed.flag("--stats") {
+      let megabytes = ProcessMemory.peakResidentBytes().map {
+        PlainNumber.text((Double($0) / 1_048_576 * 10).rounded() / 10)
+      }
+      context.printError(
+        "\(statsPrefix) seconds \(PlainNumber.text(verdict.seconds)) peak-memory-megabytes \(megabytes ?? "unknown")"
+      )
+    }
+    let status: ExitStatus
+    switch verdict.verdict {
+    case .linearizable: status = .success
+    case .notLinearizable: status = .failureFound
+    case .unknown: status = .undecided
+    }
+    if parsed.flag("--json") {
+      return context.printJSON(CheckJSON(file: path, history: history, verdict), status: status)
+    }
+    HistoryVerdictText(file: path, history: history, verdict: verdict).lines.forEach(context.print)
+    return status
+  }
+
+  /// A model's rejection of a Jepsen history names the line of the invocation, not an index nobody sees.
+  private static func locating(
+    _ error: HistoryFileError, in history: RecordedHistory, format: HistoryFormat
+  ) -> HistoryInputError {
+    guard format != .json, case .operation(let index, let problem) = error else {
+      return .model(error)
+    }
+    let operation = history.operations[index]
+    return .jepsen(
+      .unsupportedOperation(
+        line: Int(operation.call), function: operation.name, model: history.model,
+        problem: problem.description))
+  }
+}

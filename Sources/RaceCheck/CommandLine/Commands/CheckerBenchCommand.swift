@@ -1,0 +1,100 @@
+import Foundation
+
+/// `racecheck bench checker [<folder>]`: the history checker's time and memory on every history of a folder.
+enum CheckerBenchCommand {
+  /// Porcupine's test data, where the project keeps it beside the repository.
+  static let defaultFolder = "../shared/histories/porcupine"
+  static let defaultRuns = 5
+
+  static func run(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError)
+    -> ExitStatus
+  {
+    let runs = try parsed.integer("--runs", atLeast: 1) ?? defaultRuns
+    let folder = parsed.positionals.count > 1 ? parsed.positionals[1] : defaultFolder
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    else {
+      context.printError("\(context.programName): \(folder): no such folder of histories")
+      return .dataError
+    }
+    let benchmark = CheckerBenchmark(
+      folder: folder, runs: runs,
+      executable: context.driver.workerExecutable ?? IsolatedCheck.currentExecutable)
+    let results = benchmark.run { result in
+      context.printError(
+        "bench: \(result.file) \(result.verdict) \(PlainNumber.text(result.milliseconds)) ms"
+          + (result.peakMegabytes.map { " \(PlainNumber.text($0)) MB" } ?? ""))
+    }
+    let totals = CheckerBenchTotals(results)
+    if parsed.flag("--json") {
+      return context.printJSON(CheckerBenchJSON(results: results, totals: totals), status: .success)
+    }
+    var rows = [["file", "operations", "verdict", "median ms", "peak MB"]]
+    rows += results.map { result in
+      [
+        String(result.file.dropFirst(folder.count + 1)), String(result.operations), result.verdict,
+        PlainNumber.text(result.milliseconds),
+        result.peakMegabytes.map(PlainNumber.text) ?? "-",
+      ]
+    }
+    TextTable.render(rows).forEach(context.print)
+    context.print("")
+    var totalRows = [["folder", "files", "total ms", "slowest ms", "peak MB"]]
+    totalRows += totals.categories.map { category in
+      [
+        category.name, String(category.files), PlainNumber.text(category.milliseconds),
+        PlainNumber.text(category.slowestMilliseconds),
+        category.peakMegabytes.map(PlainNumber.text) ?? "-",
+      ]
+    }
+    totalRows.append([
+      "all", String(totals.files), PlainNumber.text(totals.milliseconds), "", "",
+    ])
+    TextTable.render(totalRows).forEach(context.print)
+    context.print(
+      "Times are medians of \(runs) checks of each file, reading excluded; the machine's other load counts."
+    )
+    return .success
+  }
+}
+
+/// The totals of `bench checker`, per folder and overall; skipped files are left out.
+struct CheckerBenchTotals: Encodable {
+  struct Category: Encodable {
+    var name: String
+    var files: Int
+    var milliseconds: Double
+    var slowestMilliseconds: Double
+    var peakMegabytes: Double?
+  }
+
+  var categories: [Category]
+  var files: Int
+  var milliseconds: Double
+
+  init(_ results: [CheckerBenchmark.FileResult]) {
+    let measured = results.filter { !$0.verdict.hasPrefix("skipped") }
+    let names = Array(Set(measured.map(\.category))).sorted()
+    categories = names.map { name in
+      let members = measured.filter { $0.category == name }
+      return Category(
+        name: name, files: members.count,
+        milliseconds: Self.rounded(members.reduce(0) { $0 + $1.milliseconds }),
+        slowestMilliseconds: members.map(\.milliseconds).max() ?? 0,
+        peakMegabytes: members.compactMap(\.peakMegabytes).max())
+    }
+    files = measured.count
+    milliseconds = Self.rounded(measured.reduce(0) { $0 + $1.milliseconds })
+  }
+
+  private static func rounded(_ value: Double) -> Double {
+    (value * 1000).rounded() / 1000
+  }
+}
+
+/// `racecheck bench checker --json`: every file's figures and the totals.
+struct CheckerBenchJSON: Encodable {
+  var results: [CheckerBenchmark.FileResult]
+  var totals: CheckerBenchTotals
+}

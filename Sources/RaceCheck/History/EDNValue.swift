@@ -1,0 +1,232 @@
+/// A value of EDN, the Clojure data notation Jepsen writes its histories in, and a reader for one.
+///
+/// Enough of EDN for Jepsen's op maps: maps, vectors, lists, sets, strings, numbers,
+/// keywords, symbols, `nil`, booleans, characters, comments, `#_` discards and tagged
+/// values (the tag is dropped). Nesting is bounded so that no input can overflow the stack.
+enum EDNValue: Hashable, Sendable {
+  case null
+  case bool(Bool)
+  case int(Int)
+  case double(Double)
+  case string(String)
+  /// `:name`, without the colon.
+  case keyword(String)
+  case symbol(String)
+  /// A vector, list or set.
+  case list([EDNValue])
+  case map([EDNValue: EDNValue])
+
+  /// The value in the JSON shape of history files: keywords and symbols become strings, map keys their text.
+  var value: Value {
+    switch self {
+    case .null: return .null
+    case .bool(let value): return .bool(value)
+    case .int(let value): return .int(value)
+    case .double(let value): return .double(value)
+    case .string(let value), .keyword(let value), .symbol(let value): return .string(value)
+    case .list(let values): return .list(values.map(\.value))
+    case .map(let members):
+      var object: [String: Value] = [:]
+      for (key, value) in members { object[key.text] = value.value }
+      return .object(object)
+    }
+  }
+
+  /// The value as EDN would print it, for messages: `:invoke`, `"x"`, `[1 2]`.
+  var text: String {
+    switch self {
+    case .null: return "nil"
+    case .bool(let value): return value ? "true" : "false"
+    case .int(let value): return String(value)
+    case .double(let value): return String(value)
+    case .string(let value): return Value.quoted(value)
+    case .keyword(let value): return ":" + value
+    case .symbol(let value): return value
+    case .list(let values): return "[" + values.map(\.text).joined(separator: " ") + "]"
+    case .map(let members):
+      return "{"
+        + members.map { $0.key.text + " " + $0.value.text }.sorted().joined(separator: ", ")
+        + "}"
+    }
+  }
+}
+
+/// Reads EDN values from a line of bytes.
+struct EDNScanner {
+  /// Why the bytes are not EDN, and where (a 0-based offset into the line).
+  struct SyntaxError: Error, Hashable, Sendable {
+    var offset: Int
+    var problem: String
+  }
+
+  static let maximumDepth = 64
+
+  private let bytes: ArraySlice<UInt8>
+  private(set) var offset: Int
+
+  init(_ bytes: ArraySlice<UInt8>) {
+    self.bytes = bytes
+    offset = bytes.startIndex
+  }
+
+  /// The 1-based column of the cursor.
+  var column: Int { offset - bytes.startIndex + 1 }
+
+  /// Whether only whitespace and comments are left.
+  mutating func atEnd() -> Bool {
+    skipWhitespace()
+    return offset >= bytes.endIndex
+  }
+
+  mutating func readValue(depth: Int = 0) throws(SyntaxError) -> EDNValue {
+    guard depth < Self.maximumDepth else {
+      throw SyntaxError(offset: offset, problem: "nesting deeper than \(Self.maximumDepth) levels")
+    }
+    skipWhitespace()
+    guard offset < bytes.endIndex else {
+      throw error("expected a value, found the end of the line")
+    }
+    let byte = bytes[offset]
+    switch byte {
+    case UInt8(ascii: "{"):
+      offset += 1
+      let elements = try readSequence(until: UInt8(ascii: "}"), depth: depth)
+      guard elements.count % 2 == 0 else { throw error("a map needs an even number of forms") }
+      var members: [EDNValue: EDNValue] = [:]
+      for pair in stride(from: 0, to: elements.count, by: 2) {
+        members[elements[pair]] = elements[pair + 1]
+      }
+      return .map(members)
+    case UInt8(ascii: "["):
+      offset += 1
+      return .list(try readSequence(until: UInt8(ascii: "]"), depth: depth))
+    case UInt8(ascii: "("):
+      offset += 1
+      return .list(try readSequence(until: UInt8(ascii: ")"), depth: depth))
+    case UInt8(ascii: "#"):
+      offset += 1
+      guard offset < bytes.endIndex else { throw error("expected a form after '#'") }
+      if bytes[offset] == UInt8(ascii: "{") {
+        offset += 1
+        return .list(try readSequence(until: UInt8(ascii: "}"), depth: depth))
+      }
+      if bytes[offset] == UInt8(ascii: "_") {
+        offset += 1
+        _ = try readValue(depth: depth + 1)
+        return try readValue(depth: depth)
+      }
+      // A tagged value such as #inst "…": the tag is a symbol, the value follows.
+      _ = try readToken()
+      return try readValue(depth: depth + 1)
+    case UInt8(ascii: "\""):
+      return .string(try readString())
+    case UInt8(ascii: "\\"):
+      offset += 1
+      return .string(try readToken())
+    case UInt8(ascii: ":"):
+      offset += 1
+      let name = try readToken()
+      guard !name.isEmpty else { throw error("expected a keyword's name after ':'") }
+      return .keyword(name)
+    case UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: ")"):
+      throw error("unexpected '\(Character(Unicode.Scalar(byte)))'")
+    default:
+      let token = try readToken()
+      guard !token.isEmpty else { throw error("unexpected byte 0x\(String(byte, radix: 16))") }
+      return Self.atom(token)
+    }
+  }
+
+  private static func atom(_ token: String) -> EDNValue {
+    switch token {
+    case "nil": return .null
+    case "true": return .bool(true)
+    case "false": return .bool(false)
+    default: break
+    }
+    var digits = Substring(token)
+    if digits.hasSuffix("N") || digits.hasSuffix("M") { digits = digits.dropLast() }
+    if let value = Int(digits) { return .int(value) }
+    if let first = token.first, first.isNumber || first == "-" || first == "+",
+      let value = Double(digits), value.isFinite
+    {
+      return .double(value)
+    }
+    return .symbol(token)
+  }
+
+  private mutating func readSequence(until close: UInt8, depth: Int) throws(SyntaxError)
+    -> [EDNValue]
+  {
+    var elements: [EDNValue] = []
+    while true {
+      skipWhitespace()
+      guard offset < bytes.endIndex else {
+        throw error("expected '\(Character(Unicode.Scalar(close)))', found the end of the line")
+      }
+      if bytes[offset] == close {
+        offset += 1
+        return elements
+      }
+      elements.append(try readValue(depth: depth + 1))
+    }
+  }
+
+  private mutating func readToken() throws(SyntaxError) -> String {
+    let start = offset
+    while offset < bytes.endIndex {
+      switch bytes[offset] {
+      case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"),
+        UInt8(ascii: ","), UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["),
+        UInt8(ascii: "]"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "\""),
+        UInt8(ascii: ";"):
+        return String(decoding: bytes[start..<offset], as: UTF8.self)
+      default:
+        offset += 1
+      }
+    }
+    return String(decoding: bytes[start..<offset], as: UTF8.self)
+  }
+
+  private mutating func readString() throws(SyntaxError) -> String {
+    offset += 1
+    var text: [UInt8] = []
+    while offset < bytes.endIndex {
+      let byte = bytes[offset]
+      offset += 1
+      if byte == UInt8(ascii: "\"") { return String(decoding: text, as: UTF8.self) }
+      guard byte == UInt8(ascii: "\\") else {
+        text.append(byte)
+        continue
+      }
+      guard offset < bytes.endIndex else { break }
+      let escape = bytes[offset]
+      offset += 1
+      switch escape {
+      case UInt8(ascii: "n"): text.append(UInt8(ascii: "\n"))
+      case UInt8(ascii: "t"): text.append(UInt8(ascii: "\t"))
+      case UInt8(ascii: "r"): text.append(UInt8(ascii: "\r"))
+      default: text.append(escape)
+      }
+    }
+    throw error("a string is not closed before the end of the line")
+  }
+
+  private mutating func skipWhitespace() {
+    while offset < bytes.endIndex {
+      switch bytes[offset] {
+      case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"),
+        UInt8(ascii: ","):
+        offset += 1
+      case UInt8(ascii: ";"):
+        while offset < bytes.endIndex && bytes[offset] != UInt8(ascii: "\n") { offset += 1 }
+      default:
+        return
+      }
+    }
+  }
+
+  private func error(_ problem: String) -> SyntaxError {
+    SyntaxError(offset: offset, problem: problem)
+  }
+}

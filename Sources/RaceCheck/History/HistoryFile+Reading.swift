@@ -1,0 +1,154 @@
+extension HistoryFile {
+  /// Reads a history file, checking everything `history-format.md` asks of it except the model's vocabulary.
+  ///
+  /// The operations array is read one operation at a time, so a large file is never held
+  /// as a JSON tree. The model's name must be one of `models`; its operation names and
+  /// arguments are checked when the checker decodes the history with the model.
+  ///
+  /// ```swift
+  /// let history = try HistoryFile.read(Array(data), models: BuiltInModels.names)
+  /// ```
+  public static func read(_ bytes: [UInt8], models: [String]) throws(HistoryFileError)
+    -> RecordedHistory
+  {
+    var scanner = JSONScanner(bytes)
+    if scanner.atEnd() { throw .empty }
+    var version: Value?
+    var model: Value?
+    var initial: Value?
+    var meta: Value?
+    var operations: [RecordedHistory.Operation]?
+    do {
+      guard scanner.peek() == UInt8(ascii: "{") else {
+        throw HistoryFileError.notAnObject(got: HistoryFileError.describe(try scanner.readValue()))
+      }
+      try scanner.readObject { scanner, key in
+        switch key {
+        case "racecheck": version = try scanner.readValue()
+        case "model": model = try scanner.readValue()
+        case "initial": initial = try scanner.readValue()
+        case "meta": meta = try scanner.readValue()
+        case "operations":
+          guard scanner.peek() == UInt8(ascii: "[") else {
+            throw HistoryFileError.wrongType(
+              field: "operations", expected: "an array",
+              got: HistoryFileError.describe(try scanner.readValue()))
+          }
+          var read: [RecordedHistory.Operation] = []
+          try scanner.readArray { scanner, index in
+            read.append(try operation(try scanner.readValue(depth: 1), index: index))
+          }
+          operations = read
+        default: try scanner.skipValue()
+        }
+      }
+      guard scanner.atEnd() else {
+        throw JSONScanner.SyntaxError(
+          offset: scanner.offset, problem: "expected the end of the file after the history object")
+      }
+    } catch let error as JSONScanner.SyntaxError {
+      let position = scanner.position(of: error.offset)
+      throw .notJSON(line: position.line, column: position.column, problem: error.problem)
+    } catch let error as HistoryFileError {
+      throw error
+    } catch {
+      preconditionFailure("unexpected error \(error)")
+    }
+    guard let version else { throw .missingField("racecheck") }
+    guard version == 1 else { throw .unsupportedVersion(HistoryFileError.describe(version)) }
+    guard let model else { throw .missingField("model") }
+    guard let name = model.stringValue else {
+      throw .wrongType(field: "model", expected: "a string", got: HistoryFileError.describe(model))
+    }
+    guard models.contains(name) else { throw .unknownModel(name, known: models) }
+    guard let operations else { throw .missingField("operations") }
+    try checkProcesses(operations)
+    return RecordedHistory(
+      model: name, initial: initial.flatMap { $0.isNull ? Value?.none : .some($0) }, meta: meta,
+      operations: operations)
+  }
+
+  /// One operation of the array, every field checked.
+  private static func operation(_ value: Value, index: Int) throws(HistoryFileError)
+    -> RecordedHistory.Operation
+  {
+    func problem(_ problem: HistoryFileError.OperationProblem) -> HistoryFileError {
+      .operation(index: index, problem)
+    }
+    guard case .object(let fields) = value else {
+      throw problem(.notAnObject(got: HistoryFileError.describe(value)))
+    }
+    func required(_ field: String) throws(HistoryFileError) -> Value {
+      guard let value = fields[field] else { throw problem(.missingField(field)) }
+      return value
+    }
+    func wrong(_ field: String, _ expected: String, _ value: Value) -> HistoryFileError {
+      problem(.wrongType(field: field, expected: expected, got: HistoryFileError.describe(value)))
+    }
+    let process = try required("process")
+    switch process {
+    case .int, .string: break
+    default: throw wrong("process", "an integer or a string", process)
+    }
+    let op = try required("op")
+    guard let name = op.stringValue else { throw wrong("op", "a string", op) }
+    let args = try required("args")
+    guard let arguments = args.listValue else { throw wrong("args", "an array", args) }
+    let callValue = try required("call")
+    guard let call = callValue.intValue else { throw wrong("call", "an integer", callValue) }
+    var status = History.Status.ok
+    if let statusValue = fields["status"], !statusValue.isNull {
+      guard let text = statusValue.stringValue else {
+        throw wrong("status", "a string", statusValue)
+      }
+      guard let known = History.Status(rawValue: text) else {
+        throw problem(.unknownStatus(text))
+      }
+      status = known
+    }
+    var end: Int64?
+    if let returnValue = fields["return"], !returnValue.isNull {
+      guard let time = returnValue.intValue else {
+        throw wrong("return", "an integer", returnValue)
+      }
+      guard status != .info else { throw problem(.returnWithInfo) }
+      guard time >= call else {
+        throw problem(.returnBeforeCall(call: Int64(call), return: Int64(time)))
+      }
+      end = Int64(time)
+    } else if status != .info {
+      throw problem(.missingField("return"))
+    }
+    return RecordedHistory.Operation(
+      process: process, name: name, arguments: arguments, call: Int64(call), return: end,
+      result: fields["result"] ?? .null, status: status)
+  }
+
+  /// Rejects two operations of one process that overlap in time, and anything a process calls after an `info` one.
+  static func checkProcesses(_ operations: [RecordedHistory.Operation]) throws(HistoryFileError) {
+    var byProcess: [Value: [Int]] = [:]
+    for index in operations.indices {
+      byProcess[operations[index].process, default: []].append(index)
+    }
+    var first: (index: Int, problem: HistoryFileError.OperationProblem)?
+    for (process, indices) in byProcess {
+      let sorted = indices.sorted { (operations[$0].call, $0) < (operations[$1].call, $1) }
+      for (earlier, later) in zip(sorted, sorted.dropFirst()) {
+        let before = operations[earlier]
+        let after = operations[later]
+        if let end = before.return, end < after.call { continue }
+        let name = process.stringValue.map(Value.quoted) ?? process.description
+        if first == nil || later < first!.index {
+          first = (
+            later,
+            .overlaps(
+              process: name, other: earlier, otherCall: before.call, otherReturn: before.return,
+              call: after.call)
+          )
+        }
+        break
+      }
+    }
+    if let first { throw .operation(index: first.index, first.problem) }
+  }
+}

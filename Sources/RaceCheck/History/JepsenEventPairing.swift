@@ -1,0 +1,128 @@
+/// Turns Jepsen's event stream — an `:invoke` line, later its completion — into recorded operations.
+///
+/// Times are line numbers, which keeps Jepsen's real-time order. The meaning of each
+/// completion follows the format: `:ok` completed with the completion's value; `:info`
+/// has an unknown outcome (the process never invokes again); `:fail` did not take effect —
+/// except in etcd logs, where `:fail :cas` is a completed compare-and-set that returned
+/// false and `:fail :read` a read whose value is unknown. An invocation that never
+/// completes has an unknown outcome.
+struct JepsenEventPairing {
+  /// How `:fail` is read.
+  enum FailMeaning {
+    /// Knossos' meaning: the operation did not take effect.
+    case didNotHappen
+    /// The etcd logs' meaning: a `:cas` returned false; a `:read` has an unknown value.
+    case etcdLog
+  }
+
+  /// One line of the history.
+  struct Event {
+    var line: Int
+    var process: EDNValue
+    var type: String
+    var function: String
+    var key: EDNValue?
+    var value: EDNValue
+  }
+
+  let model: String
+  let failMeaning: FailMeaning
+  private var running: [EDNValue: Event] = [:]
+  private var ended: [EDNValue: Int] = [:]
+  private(set) var operations: [RecordedHistory.Operation] = []
+
+  init(model: String, failMeaning: FailMeaning) {
+    self.model = model
+    self.failMeaning = failMeaning
+  }
+
+  mutating func add(_ event: Event) throws(JepsenImportError) {
+    let process = event.process.text
+    switch event.type {
+    case "invoke":
+      if let earlier = running[event.process] {
+        throw .invocationWhileRunning(
+          line: event.line, process: process, runningSince: earlier.line)
+      }
+      if let infoLine = ended[event.process] {
+        throw .invocationAfterInfo(line: event.line, process: process, infoLine: infoLine)
+      }
+      running[event.process] = event
+    case "ok", "fail", "info":
+      guard let invocation = running.removeValue(forKey: event.process) else {
+        throw .completionWithoutInvocation(line: event.line, process: process)
+      }
+      guard invocation.function == event.function else {
+        throw .completionMismatch(
+          line: event.line, process: process, invoked: invocation.function,
+          completed: event.function)
+      }
+      if event.type == "info" { ended[event.process] = event.line }
+      operations.append(try operation(invocation, completion: event))
+    default:
+      throw .unknownType(line: event.line, got: ":" + event.type)
+    }
+  }
+
+  /// The operations, with every invocation that never completed as of unknown outcome.
+  mutating func finish() throws(JepsenImportError) -> [RecordedHistory.Operation] {
+    for invocation in running.values.sorted(by: { $0.line < $1.line }) {
+      operations.append(try operation(invocation, completion: nil))
+    }
+    running = [:]
+    return operations.sorted { $0.call < $1.call }
+  }
+
+  private func operation(_ invocation: Event, completion: Event?) throws(JepsenImportError)
+    -> RecordedHistory.Operation
+  {
+    var status: History.Status
+    switch completion?.type {
+    case "ok": status = .ok
+    case "fail": status = .fail
+    default: status = .info
+    }
+    let function = invocation.function
+    var result: Value = .null
+    var arguments: [Value]
+    let invoked = invocation.value
+    // Reads carry nil when invoked and their value when completed.
+    let isRead = invoked == .null
+    switch (model, function) {
+    case ("cas-register", "cas"), ("register", "cas"):
+      guard case .list(let pair) = invoked, pair.count == 2 else {
+        throw .unsupportedOperation(
+          line: invocation.line, function: function, model: model,
+          problem: "its value must be a vector [expected new], got \(invoked.text)")
+      }
+      arguments = pair.map(\.value)
+      if status == .ok {
+        result = true
+      } else if status == .fail && failMeaning == .etcdLog {
+        status = .ok
+        result = false
+      }
+    default:
+      if isRead {
+        arguments = []
+        if status == .ok { result = completion?.value.value ?? .null }
+        if status == .fail && failMeaning == .etcdLog { status = .info }
+      } else if case .list(let elements) = invoked, model != "kv" {
+        arguments = elements.map(\.value)
+      } else {
+        arguments = [invoked.value]
+      }
+    }
+    if let key = invocation.key {
+      let keyValue: Value = key.value.stringValue.map(Value.string) ?? .string(key.text)
+      arguments.insert(keyValue, at: 0)
+    }
+    // The kv model reads an absent key as "", which Jepsen writes as nil.
+    if model == "kv", function == "get", status == .ok, result.isNull { result = "" }
+    return RecordedHistory.Operation(
+      process: invocation.process.value, name: function, arguments: arguments,
+      call: Int64(invocation.line),
+      return: status == .info ? nil : completion.map { Int64($0.line) },
+      result: result, status: status)
+  }
+}

@@ -1,0 +1,54 @@
+/// A history as a file records it, before any model reads it: the model's name, its initial state and the operations.
+///
+/// ``HistoryFile`` reads and writes it; the Jepsen importers produce it; the checker
+/// decodes it with the named model.
+public struct RecordedHistory: Hashable, Sendable {
+  /// One recorded operation.
+  public struct Operation: Hashable, Sendable {
+    /// The thread or client that made the call: an integer or a string.
+    public var process: Value
+    /// The operation's name in the model's vocabulary.
+    public var name: String
+    /// Its arguments.
+    public var arguments: [Value]
+    /// When it was called.
+    public var call: Int64
+    /// When it returned; nil when its outcome is unknown.
+    public var `return`: Int64?
+    /// What it returned; `null` for operations that return nothing.
+    public var result: Value
+    /// What is known of its outcome.
+    public var status: History.Status
+
+    /// Creates an operation.
+    public init(
+      process: Value, name: String, arguments: [Value], call: Int64, return: Int64?,
+      result: Value = .null, status: History.Status = .ok
+    ) {
+      self.process = process
+      self.name = name
+      self.arguments = arguments
+      self.call = call
+      self.return = `return`
+      self.result = result
+      self.status = status
+    }
+  }
+
+  /// The model's name, such as `"kv"`.
+  public var model: String
+  /// The model's initial state in its JSON form; nil for the model's default.
+  public var initial: Value?
+  /// Free-form facts about the run.
+  public var meta: Value?
+  /// The operations, in any order.
+  public var operations: [Operation]
+
+  /// Creates a history.
+  public init(model: String, initial: Value? = nil, meta: Value? = nil, operations: [Operation]) {
+    self.model = model
+    self.initial = initial
+    self.meta = meta
+    self.operations = operations
+  }
+}

@@ -1,0 +1,59 @@
+/// The sequential model of a FIFO queue: `enqueue(v)`, `dequeue` → value or null when empty, `count`.
+public struct QueueModel: HistoryModel {
+  /// The elements, oldest first.
+  public var elements: [Value]
+
+  public static let name = "queue"
+  public static let vocabulary = ["enqueue", "dequeue", "count"]
+
+  /// One decoded queue operation.
+  public enum Step: Hashable, Sendable {
+    case enqueue(Value)
+    case dequeue
+    case count
+  }
+
+  public init() {
+    elements = []
+  }
+
+  public init(state: Value) throws(ModelError) {
+    elements = try ModelError.list(state, model: Self.name)
+  }
+
+  public var state: Value { .list(elements) }
+
+  public static func step(_ operation: String, _ arguments: [Value]) throws(ModelError) -> Step {
+    switch operation {
+    case "enqueue":
+      try ModelError.expect(operation, arguments, count: 1)
+      return .enqueue(arguments[0])
+    case "dequeue", "count":
+      try ModelError.expect(operation, arguments, count: 0)
+      return operation == "dequeue" ? .dequeue : .count
+    default:
+      throw .unknownOperation(model: Self.name, operation: operation)
+    }
+  }
+
+  public mutating func apply(_ step: Step) -> Value {
+    switch step {
+    case .enqueue(let value):
+      elements.append(value)
+      return .null
+    case .dequeue:
+      return elements.isEmpty ? .null : elements.removeFirst()
+    case .count:
+      return .int(elements.count)
+    }
+  }
+
+  /// `count`, and a `dequeue` that found the queue empty, change nothing.
+  public static func leavesStateUnchanged(_ step: Step, result: Value?) -> Bool {
+    switch step {
+    case .count: return true
+    case .dequeue: return result?.isNull == true
+    case .enqueue: return false
+    }
+  }
+}

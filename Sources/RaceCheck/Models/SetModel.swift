@@ -1,0 +1,61 @@
+/// The sequential model of a set: `insert(v)` → newly inserted, `remove(v)` → was present, `contains(v)`, `count`.
+public struct SetModel: HistoryModel {
+  /// The members.
+  public var members: Set<Value>
+
+  public static let name = "set"
+  public static let vocabulary = ["insert", "remove", "contains", "count"]
+
+  /// One decoded set operation.
+  public enum Step: Hashable, Sendable {
+    case insert(Value)
+    case remove(Value)
+    case contains(Value)
+    case count
+  }
+
+  public init() {
+    members = []
+  }
+
+  public init(state: Value) throws(ModelError) {
+    members = Set(try ModelError.list(state, model: Self.name))
+  }
+
+  /// The members as a list, in the order of their JSON text so that it is the same on every run.
+  public var state: Value { .list(members.sorted { $0.description < $1.description }) }
+
+  public static func step(_ operation: String, _ arguments: [Value]) throws(ModelError) -> Step {
+    switch operation {
+    case "insert", "remove", "contains":
+      try ModelError.expect(operation, arguments, count: 1)
+      switch operation {
+      case "insert": return .insert(arguments[0])
+      case "remove": return .remove(arguments[0])
+      default: return .contains(arguments[0])
+      }
+    case "count":
+      try ModelError.expect(operation, arguments, count: 0)
+      return .count
+    default:
+      throw .unknownOperation(model: Self.name, operation: operation)
+    }
+  }
+
+  public mutating func apply(_ step: Step) -> Value {
+    switch step {
+    case .insert(let value): return .bool(members.insert(value).inserted)
+    case .remove(let value): return .bool(members.remove(value) != nil)
+    case .contains(let value): return .bool(members.contains(value))
+    case .count: return .int(members.count)
+    }
+  }
+
+  /// Reads, an insert of a member already there and a remove of an absent one change nothing.
+  public static func leavesStateUnchanged(_ step: Step, result: Value?) -> Bool {
+    switch step {
+    case .contains, .count: return true
+    case .insert, .remove: return result == false
+    }
+  }
+}

@@ -1,0 +1,59 @@
+/// The sequential model of a LIFO stack: `push(v)`, `pop` → value or null when empty, `count`.
+public struct StackModel: HistoryModel {
+  /// The elements, bottom first.
+  public var elements: [Value]
+
+  public static let name = "stack"
+  public static let vocabulary = ["push", "pop", "count"]
+
+  /// One decoded stack operation.
+  public enum Step: Hashable, Sendable {
+    case push(Value)
+    case pop
+    case count
+  }
+
+  public init() {
+    elements = []
+  }
+
+  public init(state: Value) throws(ModelError) {
+    elements = try ModelError.list(state, model: Self.name)
+  }
+
+  public var state: Value { .list(elements) }
+
+  public static func step(_ operation: String, _ arguments: [Value]) throws(ModelError) -> Step {
+    switch operation {
+    case "push":
+      try ModelError.expect(operation, arguments, count: 1)
+      return .push(arguments[0])
+    case "pop", "count":
+      try ModelError.expect(operation, arguments, count: 0)
+      return operation == "pop" ? .pop : .count
+    default:
+      throw .unknownOperation(model: Self.name, operation: operation)
+    }
+  }
+
+  public mutating func apply(_ step: Step) -> Value {
+    switch step {
+    case .push(let value):
+      elements.append(value)
+      return .null
+    case .pop:
+      return elements.popLast() ?? .null
+    case .count:
+      return .int(elements.count)
+    }
+  }
+
+  /// `count`, and a `pop` that found the stack empty, change nothing.
+  public static func leavesStateUnchanged(_ step: Step, result: Value?) -> Bool {
+    switch step {
+    case .count: return true
+    case .pop: return result?.isNull == true
+    case .push: return false
+    }
+  }
+}

@@ -1,0 +1,82 @@
+/// The text `racecheck check` prints: the verdict, and for a violation the window, the longest prefix and why it stops.
+struct HistoryVerdictText {
+  let file: String
+  let history: RecordedHistory
+  let verdict: HistoryVerdict
+
+  /// At most this many operations are listed in one place; the rest are counted.
+  private static let listed = 12
+
+  var lines: [String] {
+    let operations = verdict.parts.reduce(0) { $0 + $1.operations }
+    let keyed = verdict.parts.count > 1 || verdict.parts.first?.key != nil
+    let partsText =
+      keyed
+      ? ", \(verdict.parts.count) key\(verdict.parts.count == 1 ? "" : "s") checked apart" : ""
+    let summary =
+      "\(history.operations.count) operations (\(operations) searched\(partsText)), \(PlainNumber.text(seconds(verdict.seconds))) s"
+    switch verdict.verdict {
+    case .linearizable:
+      return ["\(file): linearizable under the \(history.model) model; \(summary)."]
+    case .unknown:
+      let open = verdict.parts.filter { $0.verdict == .unknown }.count
+      return [
+        "\(file): unknown: the time ran out with \(open) of \(verdict.parts.count) part\(verdict.parts.count == 1 ? "" : "s") undecided; \(summary).",
+        "A longer --timeout may decide it.",
+      ]
+    case .notLinearizable:
+      var lines = ["\(file): NOT linearizable under the \(history.model) model; \(summary)."]
+      if let violation = verdict.violation { lines += describe(violation) }
+      return lines
+    }
+  }
+
+  private func describe(_ violation: Violation) -> [String] {
+    var lines: [String] = [""]
+    if let key = violation.key {
+      lines.append("The history of key \(Value.quoted(key)) has no linearization.")
+    }
+    let window = violation.window
+    if let first = window.first, let last = window.last {
+      lines.append(
+        "Smallest failing window: the \(window.count) operation\(window.count == 1 ? "" : "s") called up to "
+          + "operations[\(last)] (from operations[\(first)]); no order of them explains every result:"
+      )
+      lines += listing(window)
+    }
+    lines.append("")
+    lines.append(
+      "Longest partial linearization: \(violation.longestPrefix.count) operation\(violation.longestPrefix.count == 1 ? "" : "s")"
+        + (violation.longestPrefix.isEmpty ? "." : ", in this order:"))
+    lines += listing(violation.longestPrefix)
+    lines.append("The model's state then: \(violation.state)")
+    lines.append("It cannot be extended: every operation that could come next fails.")
+    for candidate in violation.candidates {
+      let operation = history.operations[candidate.operation]
+      if candidate.fits {
+        lines.append(
+          "  - operations[\(candidate.operation)] \(operation): fits here, but no order after it works"
+        )
+      } else {
+        lines.append(
+          "  - operations[\(candidate.operation)] \(operation): the model returns \(candidate.modelReturns)"
+        )
+      }
+    }
+    return lines
+  }
+
+  private func listing(_ indexes: [Int]) -> [String] {
+    var lines = indexes.prefix(Self.listed).map {
+      "    operations[\($0)] \(history.operations[$0])"
+    }
+    if indexes.count > Self.listed {
+      lines.append("    … and \(indexes.count - Self.listed) more (--json lists them all)")
+    }
+    return lines
+  }
+
+  private func seconds(_ value: Double) -> Double {
+    (value * 1000).rounded() / 1000
+  }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import RaceCheck
+import Testing
+
+// `racecheck check` end to end: exit statuses, the JSON document, Jepsen imports and
+// their errors, and a time budget that runs out.
+
+extension RaceCheckTestSuite {
+  @Suite struct CheckCommandTests {
+    @Test func linearizableHistoryExitsZero() throws {
+      let result = try CheckCLI.check(contents: registerHistory(read: 1))
+      #expect(result.status == 0)
+      #expect(
+        result.output.first?.contains(
+          ": linearizable under the register model; 2 operations (2 searched), ") == true)
+    }
+
+    @Test func violationExitsOneWithItsExplanation() throws {
+      let result = try CheckCLI.check(contents: registerHistory(read: 2))
+      #expect(result.status == 1)
+      #expect(result.output.contains("  - operations[1] process 1: read → 2: the model returns 1"))
+    }
+
+    @Test func jsonDocumentHasTheVerdict() throws {
+      let result = try CheckCLI.check(contents: registerHistory(read: 2), arguments: ["--json"])
+      #expect(result.status == 1)
+      let document =
+        try JSONSerialization.jsonObject(with: Data(result.output.joined().utf8)) as? [String: Any]
+      #expect(document?["verdict"] as? String == "not-linearizable")
+      let violation = document?["violation"] as? [String: Any]
+      #expect(violation?["longestPrefix"] as? [Int] == [0])
+    }
+
+    @Test func exhaustedTimeoutExitsWithUnknown() throws {
+      // Twelve overlapping appends to one key and a read no order explains: a search of 12! orders.
+      var operations = (0..<12).map {
+        #"{"process": \#($0), "op": "append", "args": ["k", "\#($0),"], "call": 0, "return": 100}"#
+      }
+      operations.append(
+        #"{"process": 99, "op": "get", "args": ["k"], "call": 101, "return": 102, "result": "none"}"#
+      )
+      let contents =
+        #"{"racecheck": 1, "model": "kv", "operations": [\#(operations.joined(separator: ","))]}"#
+      let result = try CheckCLI.check(
+        contents: contents, arguments: ["--timeout", "0.2", "--no-partitions"])
+      #expect(result.status == 75)
+      #expect(result.output.first?.contains("unknown: the time ran out") == true)
+    }
+
+    @Test func jepsenEDNHistoryIsImported() throws {
+      let lines = [
+        #"{:process 0, :type :invoke, :f :put, :key "a", :value "x"}"#,
+        #"{:process :nemesis, :type :info, :f :start, :value nil}"#,
+        #"{:process 1, :type :invoke, :f :get, :key "a", :value nil}"#,
+        #"{:process 0, :type :ok, :f :put, :key "a", :value "x"}"#,
+        #"{:process 1, :type :ok, :f :get, :key "a", :value "x"}"#,
+        #"{:process 2, :type :invoke, :f :append, :key "a", :value "y"}"#,
+        #"{:process 2, :type :info, :f :append, :key "a", :value "y"}"#,
+      ]
+      let history = try HistoryFormat.jepsen.read(Array(lines.joined(separator: "\n").utf8))
+      #expect(history.model == "kv")
+      #expect(history.operations.map(\.name) == ["put", "get", "append"])
+      #expect(history.operations[1].result == "x")
+      #expect(history.operations[2].status == .info)
+      #expect(try HistoryChecker().check(history).verdict == .linearizable)
+    }
+
+    @Test func jepsenLogWithTabsAndSpacesIsImported() throws {
+      let lines = [
+        "INFO  jepsen.util - 0\t:invoke\t:write\t1",
+        "INFO  jepsen.util - 0\t:ok\t:write\t1",
+        "INFO  jepsen.util - 1   :invoke :cas    [2 4]",
+        "INFO  jepsen.util - 1   :fail   :cas    [2 4]",
+        "INFO  jepsen.util - 2   :invoke :read   nil",
+        "INFO  jepsen.util - 2   :fail   :read   :timed-out",
+        "some other log line",
+      ]
+      let history = try HistoryFormat.jepsenLog.read(Array(lines.joined(separator: "\n").utf8))
+      #expect(history.model == "cas-register")
+      #expect(history.operations[1].result == false && history.operations[1].status == .ok)
+      #expect(history.operations[2].status == .info)
+      #expect(try HistoryChecker().check(history).verdict == .linearizable)
+    }
+
+    @Test(arguments: [
+      (
+        "{:process 0, :type :invoke, :f :get, :key \"a\"",
+        "line 1, column 46: not valid EDN: expected '}', found the end of the line"
+      ),
+      (
+        "{:process 0, :type :ok, :f :get, :key \"a\", :value \"\"}",
+        "line 1: process 0 completes an operation it did not invoke"
+      ),
+      (
+        "{:process 0, :type :invoke, :f :get, :key \"a\", :value nil}\n{:process 0, :type :invoke, :f :get, :key \"a\", :value nil}",
+        "line 2: process 0 invokes while its operation of line 1 is still running"
+      ),
+      (
+        "{:process 0, :type :invoke, :f :gett, :key \"a\", :value nil}",
+        "line 1: :gett does not fit the kv model: the kv model has no operation 'gett'"
+      ),
+      ("", "the file holds no EDN operations"),
+    ])
+    func malformedJepsenHistoryIsRejected(contents: String, message: String) throws {
+      let result = try CheckCLI.check(contents: contents, arguments: ["--format", "jepsen"])
+      #expect(result.status == 65)
+      #expect(result.errors == ["racecheck: \(result.path): \(message)"])
+    }
+  }
+}
+
+private func registerHistory(read value: Int) -> String {
+  #"""
+  {"racecheck": 1, "model": "register", "operations": [
+    {"process": 0, "op": "write", "args": [1], "call": 0, "return": 1},
+    {"process": 1, "op": "read", "args": [], "call": 2, "return": 3, "result": \#(value)}
+  ]}
+  """#
+}
