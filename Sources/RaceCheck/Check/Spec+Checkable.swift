@@ -28,6 +28,10 @@ extension Spec: Checkable {
     }
     var report = ReplayReport(
       repro: repro, invocations: 0, failures: 0, voidOperations: voidOperations)
+    if let schedule = repro.schedule {
+      replay(repro, schedule: schedule, into: &report)
+      return report
+    }
     let runner = StressRunner(spec: self, threads: max(1, repro.scenario.parallel.count))
     defer { runner.shutDown() }
     do {
@@ -43,6 +47,29 @@ extension Spec: Checkable {
         message: error.description, history: error.history, scenario: repro.scenario)
     }
     return report
+  }
+
+  /// Runs a schedule-mode repro's scenario once, under its recorded schedule.
+  private func replay(_ repro: Repro, schedule: [Int], into report: inout ReplayReport) {
+    var configuration = repro.configuration
+    configuration.schedule = configuration.schedule ?? ScheduleSettings()
+    let check = ScheduleCheck(spec: self, configuration: configuration)
+    do {
+      let replayed = try check.replay(repro.scenario, schedule: schedule)
+      report.invocations = 1
+      report.trace = replayed.trace
+      report.divergence = replayed.divergence
+      if let failure = replayed.failure {
+        report.failures = 1
+        report.history = failure.history
+        report.diagnosis = failure.diagnosis ?? Diagnoser.diagnose(failure.history, spec: self)
+      }
+    } catch let error as OperationError {
+      report.specError = SpecError(
+        message: error.description, history: error.history, scenario: repro.scenario)
+    } catch {
+      report.specError = SpecError(message: "\(error)", scenario: repro.scenario)
+    }
   }
 
   /// Says what makes the spec unusable before anything runs, or nil when it is sound.

@@ -97,6 +97,10 @@ struct ReplayJSON: Encodable {
   var scenario: Scenario
   /// What racecheck saw when the replay crashed, hung or exited its isolated child.
   var crash: OrNull<CrashEvidence>
+  /// The interleaving a schedule-mode replay ran.
+  var trace: OrNull<InterleavingTrace>
+  /// Where a schedule-mode replay left its recorded schedule.
+  var divergence: OrNull<String>
   var specError: OrNull<String>
 
   init(file: String, _ report: ReplayReport) {
@@ -110,6 +114,8 @@ struct ReplayJSON: Encodable {
     recordedDiagnosis = OrNull(report.repro.diagnosis)
     scenario = report.repro.scenario
     crash = OrNull(report.crash)
+    trace = OrNull(report.trace)
+    divergence = OrNull(report.divergence)
     specError = OrNull(report.specError?.message)
   }
 }

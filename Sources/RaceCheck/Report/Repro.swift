@@ -26,6 +26,10 @@ public struct Repro: Hashable, Sendable, Codable {
   public var model: String?
   /// The model's initial state; absent for the model's default and in older files.
   public var initial: Value?
+  /// The failing schedule, for a failure found in schedule mode: the thread chosen at each scheduling point.
+  ///
+  /// `racecheck replay` runs it exactly, and says where the code under test left it.
+  public var schedule: [Int]?
 
   /// Creates a repro.
   public init(

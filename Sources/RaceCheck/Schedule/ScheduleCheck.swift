@@ -47,6 +47,25 @@ struct ScheduleCheck<Subject, Model: Hashable & Sendable> {
     return report
   }
 
+  /// Runs `scenario` once under the recorded `schedule`: its failure, if it failed again, the interleaving, and where it left the schedule.
+  func replay(_ scenario: Scenario, schedule: [Int]) throws -> (
+    failure: ScheduleFailure<Model>?, trace: InterleavingTrace?, divergence: String?
+  ) {
+    let prepared = try PreparedScenario(scenario, spec: spec)
+    let runner = ScheduleRunner(
+      spec: spec, scenario: prepared, settings: settings, seed: 0, replaying: schedule)
+    let checker = OutcomeChecker(
+      initial: spec.model, steps: prepared.steps, columnRanges: columnRanges(prepared))
+    guard let outcome = runner.run(schedule: 0) else { return (nil, nil, runner.divergence) }
+    if let (call, error) = outcome.error {
+      throw OperationError(
+        call: scenario.allCalls[call], error: error, history: runner.history(of: outcome))
+    }
+    return (
+      failure(of: outcome, runner: runner, checker: checker), outcome.trace, runner.divergence
+    )
+  }
+
   /// Explores `scenario`'s schedules; returns how many ran, how many failed and the first failure.
   func explore(_ scenario: Scenario, seed: UInt64, stopAtFirstFailure: Bool) throws
     -> (schedules: Int, failures: Int, failure: ScheduleFailure<Model>?)
@@ -167,6 +186,17 @@ struct ScheduleCheck<Subject, Model: Hashable & Sendable> {
       shrinkSteps: minimized.steps)
     report.trace = minimized.failure.trace
     report.scheduleIndex = minimized.failure.schedule
+    var repro = Repro(
+      target: spec.name, seed: configuration.effectiveSeed(forSpecNamed: spec.name),
+      scenarioIndex: index, configuration: configuration, scenario: minimized.scenario,
+      diagnosis: diagnosis.pattern, history: spec.recordedHistory(history))
+    repro.failure = minimized.failure.kind
+    repro.schedule = minimized.failure.trace.schedule
+    do {
+      report.reproPath = try repro.write(into: configuration.reproDirectory ?? ".racecheck/repro")
+    } catch {
+      report.reproError = "\(error)"
+    }
     let findings = minimized.failure.findings.filter { $0.pattern != diagnosis.pattern }
     report.findings =
       findings.isEmpty ? nil : findings.map { Diagnosis($0.pattern, evidence: $0.evidence) }

@@ -62,6 +62,7 @@ enum ReplayCommand {
   static func describe(_ report: ReplayReport, file: String)
     -> [String]
   {
+    if let trace = report.trace { return scheduleLines(report, trace, file: file) }
     let plural = report.invocations == 1 ? "" : "s"
     var lines = [
       "Replayed \(file): the scenario failed in \(report.failures) of \(report.invocations) invocation\(plural) "
@@ -93,6 +94,41 @@ enum ReplayCommand {
         voidOperations: report.voidOperations
       )
       .render(),
+    ]
+    return lines
+  }
+
+  /// Whether a schedule-mode replay followed its recorded schedule and failed again, then the diagnosis, the scenario and the interleaving.
+  private static func scheduleLines(
+    _ report: ReplayReport, _ trace: InterleavingTrace, file: String
+  ) -> [String] {
+    let schedule = report.repro.schedule ?? []
+    var lines: [String]
+    if let divergence = report.divergence {
+      lines = [
+        "Replayed \(file): the run left its recorded schedule of \(schedule.count) scheduling points: "
+          + "\(divergence). The code under test did something the schedule does not fix, such as "
+          + "reading the clock, a random number or state left by an earlier run."
+      ]
+    } else {
+      lines = [
+        "Replayed \(file): its recorded schedule of \(schedule.count) scheduling points ran exactly, and the "
+          + "failure \(report.failures > 0 ? "showed again" : "did not show")."
+      ]
+    }
+    if let diagnosis = report.diagnosis {
+      lines += ["", "Diagnosis: \(diagnosis.pattern.rawValue)", "  \(diagnosis.evidence)"]
+    }
+    lines += [
+      "",
+      "Scenario:",
+      ScenarioTable(
+        scenario: report.repro.scenario, results: report.history?.entries.map(\.result),
+        voidOperations: report.voidOperations
+      ).render(),
+      "",
+      "Interleaving (\(trace.steps.count) steps, \(trace.switches) switches):",
+      trace.render(),
     ]
     return lines
   }
