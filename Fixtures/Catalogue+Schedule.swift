@@ -5,9 +5,7 @@ extension Catalogue {
   ///
   /// Schedule mode sees which primitive each access went through, so it names the four data
   /// races specifically where stress mode can only give the family name, and it reaches the
-  /// rows whose stress verdict depends on luck. Rows 2, 7 and 8 crash the process that runs
-  /// them (a trap inside the code under test), so schedule mode, which runs in process,
-  /// leaves them out.
+  /// rows whose stress verdict depends on luck.
   public static let scheduleExpectations: [String: Expectation] = [
     "UnsafeArray": .fail(.unsynchronizedAccess),
     "SomeStringConcurrentNoBarrier": .fail(.concurrentQueueWithoutBarrier),
@@ -17,20 +15,15 @@ extension Catalogue {
     "ReentrantSyncArray": .fail(.syncOnCurrentQueue),
   ]
 
-  /// The rows schedule mode cannot check in process, because their code traps.
+  /// Rows whose code traps under the scheduler as it does under stress: schedule mode checks them only in an isolated child.
   public static let rowsCrashingInScheduleMode: Set<Int> = [2, 7, 8]
 
   /// Every fixture's target with its schedule-mode expectation set, for the command line.
-  ///
-  /// A row whose target has no expectation in stress mode (see ``rowsNotYetReached``) still
-  /// gets one here when schedule mode reaches it.
   public static func withScheduleExpectations(_ targets: [Target]) -> [Target] {
     let all = fixtures + isolatedFixtures
     return targets.map { target in
       var target = target
-      guard let fixture = all.first(where: { $0.target.name == target.name }),
-        !rowsCrashingInScheduleMode.contains(fixture.row)
-      else { return target }
+      guard let fixture = all.first(where: { $0.target.name == target.name }) else { return target }
       target.scheduleExpectation =
         scheduleExpectations[target.name] ?? fixture.target.expectation
       return target

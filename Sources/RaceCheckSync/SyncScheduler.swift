@@ -25,6 +25,9 @@ public protocol SyncScheduler: AnyObject, Sendable {
   /// Releases `lock`, held by the calling thread.
   func release(_ lock: AnyObject, kind: SyncObjectKind)
 
+  /// A scheduling point with no effect of its own, where ``SyncPoint/yield(_:)`` is called.
+  func yield(label: String)
+
   /// Performs one access to an atomic or a cell at a scheduling point; `effect` returns the value, described.
   func access(
     _ object: AnyObject, kind: SyncObjectKind, _ access: SyncAccess, label: String?,

@@ -26,12 +26,8 @@ struct CommandContext {
   }
 
   /// Checks `target`, in an isolated child unless the configuration says not to or the driver has no worker program.
-  ///
-  /// Schedule mode always runs in this process: the scheduler turns deadlocks into reports,
-  /// and the child's hang watchdog counts invocations, which schedule mode does not report.
   func check(_ target: Target, _ configuration: Configuration) -> CheckReport {
-    guard configuration.isolated, configuration.schedule == nil,
-      let executable = driver.workerExecutable
+    guard configuration.isolated, let executable = driver.workerExecutable
     else {
       return target.checkable.check(configuration)
     }

@@ -44,9 +44,11 @@ struct CrashDiagnoser {
     }
   }
 
-  /// Whether the crashing thread was running a block of a dispatch queue.
+  /// Whether the crashing thread was running a block of a dispatch queue, or of a `SyncQueue` under the scheduler.
   private var isInsideAQueue: Bool {
-    evidence.functions.contains { $0.contains("_dispatch_") || $0.contains("DispatchQueue") }
+    evidence.functions.contains {
+      $0.contains("_dispatch_") || $0.contains("DispatchQueue") || $0.contains("SyncQueue")
+    }
   }
 
   private func syncOnCurrentQueue() -> Diagnosis? {

@@ -28,6 +28,8 @@ package struct IsolatedCheck {
   package let configuration: Configuration
   /// Seconds one invocation may take before the child counts as hung.
   package var invocationTimeout: Double
+  /// The index in its run of the scenario that failed, which seeds its schedules in schedule mode.
+  private var scenarioIndex = 0
 
   /// Creates an isolated check of `target`.
   package init(target: Target, configuration: Configuration) {
@@ -55,7 +57,9 @@ package struct IsolatedCheck {
         report.specError = SpecError(message: neverStartedMessage)
       } else {
         let secondsToFind = Double(MonotonicClock.now() - started) / 1e9
-        report = deathReport(outcome)
+        var failed = self
+        failed.scenarioIndex = max(0, outcome.scenarioCount - 1)
+        report = failed.deathReport(outcome)
         report.failure?.secondsToFind = secondsToFind
       }
     } catch {
@@ -70,6 +74,7 @@ package struct IsolatedCheck {
   private func job(scenario: Scenario? = nil) -> WorkerJob {
     var job = WorkerJob(target: target.name, configuration: configuration)
     job.scenario = scenario
+    job.scenarioIndex = scenarioIndex
     job.callSite = callSite
     return job
   }
@@ -301,6 +306,12 @@ package struct IsolatedCheck {
 
   /// Runs a repro's scenario in a fresh child up to `invocations` times, and reports whether it crashed, hung or exited again.
   package func replay(_ repro: Repro, invocations: Int) -> ReplayReport {
+    var check = self
+    check.scenarioIndex = repro.scenarioIndex
+    return check.replayScenario(repro, invocations: invocations)
+  }
+
+  private func replayScenario(_ repro: Repro, invocations: Int) -> ReplayReport {
     var report = ReplayReport(repro: repro, invocations: 0, failures: 0)
     guard let outcome = runScenario(repro.scenario, invocations: invocations) else {
       report.specError = SpecError(message: "the isolated child could not be started")

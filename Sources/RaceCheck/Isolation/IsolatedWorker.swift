@@ -39,7 +39,8 @@ package enum IsolatedWorker {
       try CrashCapture.install(reportingTo: WorkerJob.reportDescriptor, flightRecorder: recorder)
       let link = WorkerLink(recorder: recorder, messages: WorkerJob.messagesDescriptor)
       if let scenario = job.scenario {
-        checkable.run(scenario, invocations: job.configuration.invocations, link: link)
+        checkable.run(
+          scenario, configuration: job.configuration, scenarioIndex: job.scenarioIndex, link: link)
       } else {
         link.send(.report(checkable.check(job.configuration, link: link)))
       }
@@ -56,8 +57,11 @@ package protocol IsolatedCheckable {
   /// Checks as ``Checkable/check(_:)`` does, announcing scenarios and operations through `link`.
   func check(_ configuration: Configuration, link: WorkerLink) -> CheckReport
 
-  /// Runs `scenario` `invocations` times on the stress runner, announcing it through `link`.
-  func run(_ scenario: Scenario, invocations: Int, link: WorkerLink)
+  /// Runs `scenario` `configuration.invocations` times, announcing it through `link`.
+  ///
+  /// In schedule mode it explores up to that many of the scenario's schedules, with the
+  /// strategy seeded as for scenario `scenarioIndex` of the configuration's run.
+  func run(_ scenario: Scenario, configuration: Configuration, scenarioIndex: Int, link: WorkerLink)
 
   /// The array model's elements after `calls` from the initial state, or nil when the model is not an array or a call does not fit.
   func arrayElements(after calls: [Scenario.Call]) -> [Value]?
@@ -65,14 +69,29 @@ package protocol IsolatedCheckable {
 
 extension Spec: IsolatedCheckable {
   package func check(_ configuration: Configuration, link: WorkerLink) -> CheckReport {
-    StressCheck(spec: self, configuration: configuration, link: link).run()
+    if configuration.schedule != nil {
+      return ScheduleCheck(spec: self, configuration: configuration, link: link).run()
+    }
+    return StressCheck(spec: self, configuration: configuration, link: link).run()
   }
 
-  package func run(_ scenario: Scenario, invocations: Int, link: WorkerLink) {
+  package func run(
+    _ scenario: Scenario, configuration: Configuration, scenarioIndex: Int, link: WorkerLink
+  ) {
+    if var settings = configuration.schedule {
+      var configuration = configuration
+      settings.schedulesPerScenario = min(settings.schedulesPerScenario, configuration.invocations)
+      configuration.schedule = settings
+      let check = ScheduleCheck(spec: self, configuration: configuration, link: link)
+      let seed = ScheduleCheck<Subject, Model>.strategySeed(
+        configuration.effectiveSeed(forSpecNamed: name), scenarioIndex: scenarioIndex)
+      _ = try? check.explore(scenario, seed: seed, stopAtFirstFailure: false)
+      return
+    }
     guard let prepared = try? PreparedScenario(scenario, spec: self) else { return }
     let runner = StressRunner(spec: self, threads: max(1, scenario.parallel.count), link: link)
     defer { runner.shutDown() }
-    _ = try? runner.run(prepared, invocations: invocations, stopAtFirstFailure: false)
+    _ = try? runner.run(prepared, invocations: configuration.invocations, stopAtFirstFailure: false)
   }
 
   package func arrayElements(after calls: [Scenario.Call]) -> [Value]? {

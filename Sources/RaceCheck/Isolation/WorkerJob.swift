@@ -17,6 +17,8 @@ package struct WorkerJob: Codable, Sendable {
   package var configuration: Configuration
   /// A scenario to run as is, `configuration.invocations` times, instead of a check; nil for a check.
   package var scenario: Scenario? = nil
+  /// The index the scenario had in the run it came from, which seeds its schedules in schedule mode.
+  package var scenarioIndex: Int = 0
   /// The source location of the `check` call to run, when the child is a re-launched test binary.
   ///
   /// A test may check the same spec at several places; only the call at this location

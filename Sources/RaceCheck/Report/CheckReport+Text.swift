@@ -63,9 +63,13 @@ extension CheckReport: CustomStringConvertible {
   /// The report of a crash, a hang or an early exit of the isolated child.
   private func crashDescription(_ failure: FailureReport, _ crash: CrashEvidence) -> String {
     let how = crash.outcome
+    let scheduled = configuration.schedule != nil
     let thread =
       crash.runnerThread.map { "thread \($0), a racecheck thread" }
-      ?? "a thread racecheck did not start (\(crash.threadName ?? "unnamed")): a dispatch worker or another library's thread"
+      ?? (scheduled
+        ? "the scheduler's thread for an async block (\(crash.threadName ?? "unnamed"))"
+        : "a thread racecheck did not start (\(crash.threadName ?? "unnamed")): a dispatch worker or another library's thread")
+    let run = scheduled ? "schedule" : "invocation"
     var lines = [
       "racecheck: \(target) \(how)",
       "",
@@ -74,8 +78,8 @@ extension CheckReport: CustomStringConvertible {
       "",
       failure.shrinkSteps > 0
         ? "Minimized scenario (\(failure.original.size) operations shrunk to \(failure.scenario.size) in "
-          + "\(failure.shrinkSteps) steps, each run in a fresh child), ended in invocation \((crash.invocation ?? 0) + 1):"
-        : "Scenario \(failure.scenarioIndex + 1), invocation \((crash.invocation ?? 0) + 1):",
+          + "\(failure.shrinkSteps) steps, each run in a fresh child), ended in \(run) \((crash.invocation ?? 0) + 1):"
+        : "Scenario \(failure.scenarioIndex + 1), \(run) \((crash.invocation ?? 0) + 1):",
       ScenarioTable(scenario: failure.scenario, results: nil, voidOperations: []).render(),
       "",
       "In flight: "

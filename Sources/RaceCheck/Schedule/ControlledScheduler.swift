@@ -211,7 +211,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       body(controlled)
       finish(controlled)
     }
-    thread.name = "racecheck-controlled-\(controlled.id)"
+    // The kernel keeps 15 bytes of a name, and a crash report shows that name.
+    thread.name = "rc-sched-\(controlled.id)"
     // Only one runs at a time and a deadlocked schedule parks its threads for good: keep them small.
     thread.stackSize = 1 << 20
     thread.start()
@@ -477,6 +478,12 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   }
 
   // MARK: Atomics and cells
+
+  func yield(label: String) {
+    let me = currentThread()
+    point(me)
+    record(me, "yield '\(label)'")
+  }
 
   func access(
     _ object: AnyObject, kind: SyncObjectKind, _ access: SyncAccess, label: String?,

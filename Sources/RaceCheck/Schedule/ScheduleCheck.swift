@@ -6,6 +6,8 @@
 struct ScheduleCheck<Subject, Model: Hashable & Sendable> {
   let spec: Spec<Subject, Model>
   let configuration: Configuration
+  /// The link to the parent when this check runs in an isolated child: each scenario is announced, and each schedule counts as an invocation.
+  var link: WorkerLink? = nil
 
   private var settings: ScheduleSettings { configuration.schedule ?? ScheduleSettings() }
 
@@ -26,7 +28,7 @@ struct ScheduleCheck<Subject, Model: Hashable & Sendable> {
       for index in 0..<configuration.scenarios {
         if let deadline, MonotonicClock.now() > deadline { break }
         scenario = generator.scenario(seed: seed, index: index)
-        let strategySeed = SplitMix64.derive(seed, UInt64(index))
+        let strategySeed = Self.strategySeed(seed, scenarioIndex: index)
         let result = try explore(scenario, seed: strategySeed, stopAtFirstFailure: true)
         report.scenarios += 1
         report.invocations += result.schedules
@@ -66,18 +68,26 @@ struct ScheduleCheck<Subject, Model: Hashable & Sendable> {
     )
   }
 
+  /// The seed of the strategy that explores scenario `scenarioIndex` of a run with `seed`.
+  static func strategySeed(_ seed: UInt64, scenarioIndex: Int) -> UInt64 {
+    SplitMix64.derive(seed, UInt64(scenarioIndex))
+  }
+
   /// Explores `scenario`'s schedules; returns how many ran, how many failed and the first failure.
   func explore(_ scenario: Scenario, seed: UInt64, stopAtFirstFailure: Bool) throws
     -> (schedules: Int, failures: Int, failure: ScheduleFailure<Model>?)
   {
     let prepared = try PreparedScenario(scenario, spec: spec)
-    let runner = ScheduleRunner(spec: spec, scenario: prepared, settings: settings, seed: seed)
+    let sequence = link?.announce(scenario) ?? 0
+    let runner = ScheduleRunner(
+      spec: spec, scenario: prepared, settings: settings, seed: seed, link: link)
     let checker = OutcomeChecker(
       initial: spec.model, steps: prepared.steps, columnRanges: columnRanges(prepared))
     var schedules = 0
     var failures = 0
     var first: ScheduleFailure<Model>?
     for index in 0..<settings.schedulesPerScenario {
+      link?.recorder.beginInvocation(scenario: sequence, invocation: index)
       guard let outcome = runner.run(schedule: index) else { break }
       schedules += 1
       if let (call, error) = outcome.error {

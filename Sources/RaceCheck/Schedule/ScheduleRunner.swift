@@ -25,11 +25,15 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
   private let strategy: ControlledScheduler.StrategyBox
   private let voidOperations: Set<String>
   private let calls: [Scenario.Call]
+  /// The link to the parent when the check runs in an isolated child: each column registers its thread slot and marks its calls in flight.
+  private let link: WorkerLink?
 
   init(
     spec: Spec<Subject, Model>, scenario: PreparedScenario<Subject, Model>,
-    settings: ScheduleSettings, seed: UInt64, replaying choices: [Int]? = nil
+    settings: ScheduleSettings, seed: UInt64, replaying choices: [Int]? = nil,
+    link: WorkerLink? = nil
   ) {
+    self.link = link
     self.spec = spec
     self.scenario = scenario
     self.settings = settings
@@ -98,12 +102,14 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
     let others = scenario.columns.indices.dropFirst().map { column in
       scheduler.spawn(name: "Thread \(column)", clock: VectorClock(), wait: .gate(gate)) {
         [self] thread in
+        link?.recorder.registerThread(column)
         thread.clock.join(gate.clock)
         for (position, call) in scenario.columns[column].enumerated() {
           perform(call, at: offsets[column] + position, on: thread, scheduler, state)
         }
       }
     }
+    link?.recorder.registerThread(0)
     state.subject = spec.make()
     for (index, call) in scenario.initial.enumerated() {
       perform(call, at: index, on: root, scheduler, state)
@@ -140,6 +146,8 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
     defer { thread.isBusy = false }
     state.time += 1
     state.record.callTimes[index] = state.time
+    link?.recorder.beginOperation(thread: thread.id, index: index)
+    defer { link?.recorder.endOperation(thread: thread.id) }
     do {
       state.record.results[index] = try call.perform(subject, call.arguments)
     } catch {

@@ -63,8 +63,7 @@ public func check<Subject, Model>(
     configuration.seed = seed
   }
   var report: CheckReport
-  // Schedule mode stays in this process, as in `racecheck run` (see `CommandContext.check`).
-  if configuration.isolated, configuration.schedule == nil, let relaunch = TestRelaunch.current {
+  if configuration.isolated, let relaunch = TestRelaunch.current {
     var isolated = IsolatedCheck(target: Target(spec), configuration: configuration)
     isolated.arguments = relaunch.arguments
     isolated.callSite = callSite

@@ -1,0 +1,56 @@
+import Fixtures
+import RaceCheck
+import Testing
+
+extension RaceCheckTestSuite {
+  /// The rows whose code traps reach their verdict in schedule mode too, in an isolated child, and the same seed finds the same crash.
+  @Suite struct IsolatedScheduleCatalogueTests {
+    static var rows: [Int] { Catalogue.rowsCrashingInScheduleMode.sorted() }
+
+    static func target(row: Int) throws -> Target {
+      let fixture = try #require(
+        (Catalogue.fixtures + Catalogue.isolatedFixtures).first { $0.row == row })
+      return try #require(
+        Catalogue.withScheduleExpectations([fixture.target]).first)
+    }
+
+    static func check(_ target: Target, seed: UInt64, minimizes: Bool = true) throws -> CheckReport
+    {
+      var check = IsolatedCheck(
+        target: target, configuration: scheduleConfiguration(seed: seed, minimizes: minimizes))
+      check.executable = try BuildProducts.path(of: "racecheck")
+      return check.run()
+    }
+
+    @Test(arguments: rows)
+    func trappingRowReachesItsVerdictInScheduleMode(row: Int) throws {
+      let target = try Self.target(row: row)
+      let expectation = try #require(target.scheduleExpectation)
+      let report = try Self.check(target, seed: 1)
+      #expect(
+        expectation.isMet(by: report),
+        "row \(row): expected \(expectation), got \(report.verdict) \(report.failure?.diagnosis.pattern.rawValue ?? "")\n\(report)"
+      )
+      let failure = try #require(report.failure)
+      let crash = try #require(failure.crash)
+      // Every scenario before the failing one ran all its schedules (random walk).
+      let perScenario = try #require(report.configuration.schedule?.schedulesPerScenario)
+      let schedules = failure.scenarioIndex * perScenario + (crash.invocation ?? 0) + 1
+      #expect(schedules <= 1_000, "row \(row): crashed after \(schedules) schedules")
+    }
+
+    @Test(arguments: rows)
+    func sameSeedGivesTheSameCrashTwentyTimes(row: Int) throws {
+      let target = try Self.target(row: row)
+      let first = try #require(try Self.check(target, seed: 3, minimizes: false).failure)
+      let crash = try #require(first.crash)
+      for run in 2...20 {
+        let again = try #require(try Self.check(target, seed: 3, minimizes: false).failure)
+        #expect(again.scenario == first.scenario, "row \(row), run \(run)")
+        #expect(again.crash?.invocation == crash.invocation, "row \(row), run \(run)")
+        #expect(again.crash?.inFlight == crash.inFlight, "row \(row), run \(run)")
+        #expect(again.crash?.functions == crash.functions, "row \(row), run \(run)")
+      }
+    }
+  }
+}
