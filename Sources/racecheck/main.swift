@@ -7,7 +7,7 @@ var benchmarks = BenchmarkPlan(
     "NSSafeMutableArray", "NSSafeMutableArrayWrites", "ReentrantSyncArray",
   ],
   crashingTarget: "ReentrantSyncArray")
-// Schedule mode next to stress mode: rows 1, 14, 16 and 21 (row 7 traps, which schedule mode cannot run).
+// Schedule mode next to stress mode: rows 1, 14, 16 and 21 in this process, row 7 (which traps) in a child.
 benchmarks.scheduleThroughputTarget = "NSSafeMutableDictionary"
 benchmarks.scheduleFirstFailureTargets = [
   "LockArray", "SomeStringConcurrentNoBarrier", "AtomicCounter", "GlobalQueueBarrierArray",
@@ -15,6 +15,7 @@ benchmarks.scheduleFirstFailureTargets = [
 benchmarks.isolatedStressComparisonTargets = [
   "SomeStringConcurrentNoBarrier", "GlobalQueueBarrierArray",
 ]
+benchmarks.isolatedScheduleFirstFailureTargets = ["NSSafeMutableArray"]
 
 CommandLineDriver.main(
   targets: Catalogue.withScheduleExpectations(Catalogue.targets + Catalogue.isolatedTargets),

@@ -16,6 +16,8 @@ public struct BenchmarkPlan: Sendable {
   public var scheduleFirstFailureTargets: [String] = []
   /// The targets that trap, whose stress time to first failure is measured in an isolated child to compare with schedule mode.
   public var isolatedStressComparisonTargets: [String] = []
+  /// The targets that trap, whose schedule-mode time to first failure is measured in an isolated child.
+  public var isolatedScheduleFirstFailureTargets: [String] = []
 
   /// Creates a plan.
   public init(
@@ -168,6 +170,21 @@ public enum Benchmarks {
       record(
         BenchmarkResult(
           name: "isolated-first-failure-median-ms/\(name)", value: median(times), unit: "ms"))
+    }
+    for name in plan.isolatedScheduleFirstFailureTargets {
+      let crashing = try target(name)
+      var times: [Double] = []
+      for seed in plan.seeds {
+        var configuration = Configuration.scheduleDemo(seed: seed)
+        configuration.minimizes = false
+        configuration.reproDirectory = "/dev/null"
+        let report = isolated(crashing, configuration)
+        if report.failure != nil { times.append(report.seconds * 1000) }
+      }
+      record(
+        BenchmarkResult(
+          name: "isolated-schedule-first-failure-median-ms/\(name)", value: median(times),
+          unit: "ms"))
     }
     return results
   }
