@@ -57,6 +57,8 @@ struct RunJSON: Encodable {
   var scenario: OrNull<Scenario>
   /// What racecheck saw of a crash, a hang or an early exit: signal, message, threads, stacks.
   var crash: OrNull<CrashEvidence>
+  /// In schedule mode, the interleaving of the failing schedule: thread names, steps and the schedule itself.
+  var trace: OrNull<InterleavingTrace>
   var reproPath: OrNull<String>
   /// How many of the minimized scenario's last invocations failed; 0 for a pass.
   var failedInvocations: Int
@@ -74,6 +76,7 @@ struct RunJSON: Encodable {
     diagnosis = OrNull(report.failure?.diagnosis)
     scenario = OrNull(report.failure?.scenario)
     crash = OrNull(report.failure?.crash)
+    trace = OrNull(report.failure?.trace)
     reproPath = OrNull(report.failure?.reproPath)
     failedInvocations = report.failure?.failedInvocations ?? 0
     replayCommand = OrNull(report.replayCommand)

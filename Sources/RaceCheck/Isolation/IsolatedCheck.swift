@@ -231,6 +231,9 @@ package struct IsolatedCheck {
       failedInvocations: 1, invocations: (sample.outcome.snapshot.invocation ?? 0) + 1,
       shrinkSteps: final.steps,
       crash: evidence)
+    failure.trace = sample.outcome.snapshot.invocation.flatMap {
+      trace(of: final.scenario, schedule: $0)
+    }
     let repro = Repro(
       target: target.name, seed: report.seed, scenarioIndex: failure.scenarioIndex,
       configuration: configuration, scenario: final.scenario,
@@ -242,6 +245,23 @@ package struct IsolatedCheck {
     }
     report.failure = failure
     return report
+  }
+
+  /// In schedule mode, the interleaving of schedule `schedule` of `scenario` up to where it died, streamed by a fresh child; nil in stress mode.
+  ///
+  /// The schedules are fixed by the seed, so the child that runs them again dies at the
+  /// same point, and what it streamed before is the trace that led there.
+  private func trace(of scenario: Scenario, schedule: Int) -> InterleavingTrace? {
+    guard configuration.schedule != nil else { return nil }
+    var job = job(scenario: scenario)
+    job.configuration.invocations = schedule + 1
+    job.tracedSchedule = schedule
+    guard let outcome = try? runChild(job) else { return nil }
+    let events = outcome.messages.compactMap { message -> InterleavingTrace.Event? in
+      guard case .trace(let event) = message else { return nil }
+      return event
+    }
+    return events.isEmpty ? nil : InterleavingTrace(events: events)
   }
 
   /// The diagnosis of a child's death while it ran `scenario`.

@@ -39,8 +39,7 @@ package enum IsolatedWorker {
       try CrashCapture.install(reportingTo: WorkerJob.reportDescriptor, flightRecorder: recorder)
       let link = WorkerLink(recorder: recorder, messages: WorkerJob.messagesDescriptor)
       if let scenario = job.scenario {
-        checkable.run(
-          scenario, configuration: job.configuration, scenarioIndex: job.scenarioIndex, link: link)
+        checkable.run(scenario, job: job, link: link)
       } else {
         link.send(.report(checkable.check(job.configuration, link: link)))
       }
@@ -57,11 +56,12 @@ package protocol IsolatedCheckable {
   /// Checks as ``Checkable/check(_:)`` does, announcing scenarios and operations through `link`.
   func check(_ configuration: Configuration, link: WorkerLink) -> CheckReport
 
-  /// Runs `scenario` `configuration.invocations` times, announcing it through `link`.
+  /// Runs `scenario` `job.configuration.invocations` times, announcing it through `link`.
   ///
   /// In schedule mode it explores up to that many of the scenario's schedules, with the
-  /// strategy seeded as for scenario `scenarioIndex` of the configuration's run.
-  func run(_ scenario: Scenario, configuration: Configuration, scenarioIndex: Int, link: WorkerLink)
+  /// strategy seeded as for scenario `job.scenarioIndex` of the configuration's run, and
+  /// streams the trace of `job.tracedSchedule`.
+  func run(_ scenario: Scenario, job: WorkerJob, link: WorkerLink)
 
   /// The array model's elements after `calls` from the initial state, or nil when the model is not an array or a call does not fit.
   func arrayElements(after calls: [Scenario.Call]) -> [Value]?
@@ -75,16 +75,15 @@ extension Spec: IsolatedCheckable {
     return StressCheck(spec: self, configuration: configuration, link: link).run()
   }
 
-  package func run(
-    _ scenario: Scenario, configuration: Configuration, scenarioIndex: Int, link: WorkerLink
-  ) {
+  package func run(_ scenario: Scenario, job: WorkerJob, link: WorkerLink) {
+    var configuration = job.configuration
     if var settings = configuration.schedule {
-      var configuration = configuration
       settings.schedulesPerScenario = min(settings.schedulesPerScenario, configuration.invocations)
       configuration.schedule = settings
-      let check = ScheduleCheck(spec: self, configuration: configuration, link: link)
+      var check = ScheduleCheck(spec: self, configuration: configuration, link: link)
+      check.tracedSchedule = job.tracedSchedule
       let seed = ScheduleCheck<Subject, Model>.strategySeed(
-        configuration.effectiveSeed(forSpecNamed: name), scenarioIndex: scenarioIndex)
+        configuration.effectiveSeed(forSpecNamed: name), scenarioIndex: job.scenarioIndex)
       _ = try? check.explore(scenario, seed: seed, stopAtFirstFailure: false)
       return
     }

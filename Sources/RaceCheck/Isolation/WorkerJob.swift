@@ -19,6 +19,8 @@ package struct WorkerJob: Codable, Sendable {
   package var scenario: Scenario? = nil
   /// The index the scenario had in the run it came from, which seeds its schedules in schedule mode.
   package var scenarioIndex: Int = 0
+  /// In schedule mode, the schedule of the scenario whose trace the child streams as it runs.
+  package var tracedSchedule: Int? = nil
   /// The source location of the `check` call to run, when the child is a re-launched test binary.
   ///
   /// A test may check the same spec at several places; only the call at this location

@@ -52,6 +52,8 @@ package enum WorkerMessage: Codable, Sendable {
   case scenario(sequence: Int, scenario: Scenario)
   /// The check finished with this report.
   case report(CheckReport)
+  /// A change to the trace of the schedule the job asked to trace.
+  case trace(InterleavingTrace.Event)
 }
 
 extension WorkerMessage {

@@ -93,6 +93,14 @@ extension CheckReport: CustomStringConvertible {
     for stack in crash.threadStacks {
       lines += ["", stack]
     }
+    if let trace = failure.trace {
+      lines += [
+        "",
+        "Interleaving up to the \(crash.kind == .hang ? "hang" : "crash") (\(trace.steps.count) steps, "
+          + "\(trace.switches) switch\(trace.switches == 1 ? "" : "es"); a change of column is a switch):",
+        trace.render(),
+      ]
+    }
     if let standardError = crash.standardError {
       lines += ["", "The child's standard error ended with:"]
       lines += standardError.split(separator: "\n", omittingEmptySubsequences: false).suffix(10).map

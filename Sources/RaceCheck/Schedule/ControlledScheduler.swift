@@ -1,3 +1,4 @@
+import CRaceCheckSupport
 import Foundation
 import RaceCheckSync
 
@@ -161,6 +162,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   private var variables: [ObjectIdentifier: VariableState] = [:]
   private var nameCounts: [String: Int] = [:]
   private var ended = false
+  /// Told of every change to the trace as it happens, before the step's effect: a child streams them to its parent.
+  var traceObserver: ((InterleavingTrace.Event) -> Void)?
 
   /// Holds the strategy so that its state carries from one schedule to the next.
   final class StrategyBox {
@@ -196,6 +199,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     name: String, clock: VectorClock, wait: Wait, body: @escaping (ControlledThread) -> Void
   ) -> ControlledThread {
     let controlled = ControlledThread(id: threads.count, name: name)
+    traceObserver?(.thread(name))
     controlled.clock = clock
     controlled.clock.tick(controlled.id)
     controlled.wait = wait
@@ -205,13 +209,14 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     let start = UncheckedBox(body)
     let thread = Thread { [self] in
       let body = start.value
+      // The kernel keeps 15 bytes of a name, and a crash report shows that name.
+      _ = rc_set_thread_name("rc-sched-\(controlled.id)")
       pthread_setspecific(key, Unmanaged.passUnretained(controlled).toOpaque())
       controlled.semaphore.wait()
       controlled.wait = .none
       body(controlled)
       finish(controlled)
     }
-    // The kernel keeps 15 bytes of a name, and a crash report shows that name.
     thread.name = "rc-sched-\(controlled.id)"
     // Only one runs at a time and a deadlocked schedule parks its threads for good: keep them small.
     thread.stackSize = 1 << 20
@@ -316,13 +321,16 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   /// Appends a step to the trace and returns its index.
   @discardableResult
   func record(_ thread: ControlledThread, _ text: String, isOperation: Bool = false) -> Int {
-    steps.append(InterleavingTrace.Step(thread: thread.id, text: text, isOperation: isOperation))
+    let step = InterleavingTrace.Step(thread: thread.id, text: text, isOperation: isOperation)
+    steps.append(step)
+    traceObserver?(.step(step))
     return steps.count - 1
   }
 
   /// Replaces the text of step `index`, to add an operation's result once it returns.
   func amend(_ index: Int, _ text: String) {
     steps[index].text = text
+    traceObserver?(.amend(index: index, text: text))
   }
 
   var trace: InterleavingTrace {

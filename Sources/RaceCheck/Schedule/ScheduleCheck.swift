@@ -8,6 +8,8 @@ struct ScheduleCheck<Subject, Model: Hashable & Sendable> {
   let configuration: Configuration
   /// The link to the parent when this check runs in an isolated child: each scenario is announced, and each schedule counts as an invocation.
   var link: WorkerLink? = nil
+  /// The schedule of each explored scenario whose trace is streamed through ``link`` as it runs, if any.
+  var tracedSchedule: Int? = nil
 
   private var settings: ScheduleSettings { configuration.schedule ?? ScheduleSettings() }
 
@@ -81,6 +83,7 @@ struct ScheduleCheck<Subject, Model: Hashable & Sendable> {
     let sequence = link?.announce(scenario) ?? 0
     let runner = ScheduleRunner(
       spec: spec, scenario: prepared, settings: settings, seed: seed, link: link)
+    runner.tracedSchedule = tracedSchedule
     let checker = OutcomeChecker(
       initial: spec.model, steps: prepared.steps, columnRanges: columnRanges(prepared))
     var schedules = 0

@@ -27,6 +27,8 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
   private let calls: [Scenario.Call]
   /// The link to the parent when the check runs in an isolated child: each column registers its thread slot and marks its calls in flight.
   private let link: WorkerLink?
+  /// The schedule whose trace is streamed to the parent through ``link`` as it runs, if any.
+  var tracedSchedule: Int?
 
   init(
     spec: Spec<Subject, Model>, scenario: PreparedScenario<Subject, Model>,
@@ -63,6 +65,9 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
   /// Runs schedule `index`, or returns nil when the strategy has no schedule left.
   func run(schedule index: Int) -> Outcome? {
     let scheduler = ControlledScheduler(strategy: strategy, maxSteps: settings.maxSteps)
+    if index == tracedSchedule, let link {
+      scheduler.traceObserver = { link.send(.trace($0)) }
+    }
     let state = State(capacity: calls.count)
     let ran = scheduler.runSchedule(index) { [self] root in
       runThreadZero(root, scheduler: scheduler, state: state)

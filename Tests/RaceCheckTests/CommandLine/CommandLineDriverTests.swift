@@ -1,3 +1,4 @@
+import Fixtures
 import Foundation
 import RaceCheck
 import Testing
@@ -127,6 +128,28 @@ extension RaceCheckTestSuite {
       #expect(result.errors.hasPrefix("racecheck: ThrowingCounter: the spec is broken:"))
     }
 
+    @Test func scheduleRunJSONCarriesTheTraceAndItsReproReplaysIt() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      let driver = CommandLineDriver(targets: Catalogue.withScheduleExpectations(Catalogue.targets))
+      let run = CLI.invoke(
+        [
+          "run", "AtomicCounter", "--mode", "schedule", "--seed", "1", "--repro-dir",
+          directory.path, "--json",
+        ], driver: driver)
+      #expect(run.status == 1)
+      let document = try #require(run.jsonObject)
+      let trace = try #require(document["trace"] as? [String: Any])
+      #expect(Set(trace.keys) == ["threadNames", "steps", "schedule"])
+      let schedule = try #require(trace["schedule"] as? [Int])
+      let path = try #require(document["reproPath"] as? String)
+      let replay = CLI.invoke(["replay", path, "--json"], driver: driver)
+      #expect(replay.status == 1)
+      let replayed = try #require(replay.jsonObject)
+      #expect(replayed["divergence"] is NSNull)
+      #expect((replayed["trace"] as? [String: Any])?["schedule"] as? [Int] == schedule)
+    }
+
     @Test func runJSONIsOneDocumentWithTheDocumentedKeys() throws {
       let directory = try TemporaryDirectory()
       defer { directory.remove() }
@@ -140,12 +163,13 @@ extension RaceCheckTestSuite {
       #expect(
         Set(document.keys) == [
           "target", "verdict", "seed", "scenarios", "invocations", "seconds", "failure",
-          "diagnosis", "scenario", "crash", "reproPath",
+          "diagnosis", "scenario", "crash", "trace", "reproPath",
           "failedInvocations", "replayCommand", "specError",
         ])
       #expect(document["verdict"] as? String == "fail")
       #expect(document["failure"] as? String == "non-linearizable")
       #expect(document["crash"] is NSNull)
+      #expect(document["trace"] is NSNull)
       #expect(document["specError"] is NSNull)
       #expect((document["diagnosis"] as? [String: Any])?.keys.sorted() == ["evidence", "pattern"])
     }

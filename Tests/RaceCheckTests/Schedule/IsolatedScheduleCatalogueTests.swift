@@ -3,7 +3,7 @@ import RaceCheck
 import Testing
 
 extension RaceCheckTestSuite {
-  /// The rows whose code traps reach their verdict in schedule mode too, in an isolated child, and the same seed finds the same crash.
+  /// The rows whose code traps reach their verdict in schedule mode too, in an isolated child, and the same seed finds the same crash by the same interleaving.
   @Suite struct IsolatedScheduleCatalogueTests {
     static var rows: [Int] { Catalogue.rowsCrashingInScheduleMode.sorted() }
 
@@ -44,12 +44,15 @@ extension RaceCheckTestSuite {
       let target = try Self.target(row: row)
       let first = try #require(try Self.check(target, seed: 3, minimizes: false).failure)
       let crash = try #require(first.crash)
+      let trace = try #require(first.trace, "row \(row): no interleaving up to the crash")
+      #expect(trace.steps.contains { $0.isOperation })
       for run in 2...20 {
         let again = try #require(try Self.check(target, seed: 3, minimizes: false).failure)
         #expect(again.scenario == first.scenario, "row \(row), run \(run)")
         #expect(again.crash?.invocation == crash.invocation, "row \(row), run \(run)")
         #expect(again.crash?.inFlight == crash.inFlight, "row \(row), run \(run)")
         #expect(again.crash?.functions == crash.functions, "row \(row), run \(run)")
+        #expect(again.trace == trace, "row \(row), run \(run)")
       }
     }
   }
