@@ -33,9 +33,48 @@ final class BarrierRegister: @unchecked Sendable {
   }
 }
 
+/// Two locks taken in opposite orders by two operations: a lock-order deadlock.
+final class CrossedTransfers: @unchecked Sendable {
+  private let checking = SyncLock(name: "checking")
+  private let savings = SyncLock(name: "savings")
+  private let balance = SyncCell<Int>(0, name: "balance")
+
+  func toSavings() {
+    checking.withLock { savings.withLock { balance.value += 1 } }
+  }
+
+  func toChecking() {
+    savings.withLock { checking.withLock { balance.value -= 1 } }
+  }
+
+  static let spec = Spec("CrossedTransfers", make: CrossedTransfers.init, model: 0) {
+    Operation("toSavings", perform: { (bank: CrossedTransfers) in bank.toSavings() }) {
+      (state: inout Int) in state += 1
+    }
+    Operation("toChecking", perform: { (bank: CrossedTransfers) in bank.toChecking() }) {
+      (state: inout Int) in state -= 1
+    }
+  }
+}
+
 extension RaceCheckTestSuite {
   @Suite
   struct ExhaustiveScheduleTests {
+    @Test func lockOrderDeadlockNamesEachBlockedThreadAndWhatItWaitsFor() throws {
+      var configuration = Configuration(
+        seed: 1,
+        shape: .init(threads: 2, operationsPerThread: 1, initialOperations: 0, postOperations: 0),
+        scenarios: 10, reproDirectory: FileManagerTemporary.directory)
+      configuration.schedule = ScheduleSettings(strategy: .exhaustive, preemptionBound: 2)
+      let report = CrossedTransfers.spec.check(configuration)
+      let failure = try #require(report.failure, "\(report)")
+      #expect(failure.kind == .deadlock)
+      let evidence = failure.diagnosis.evidence
+      #expect(evidence.contains("Thread 0 waits"), "\(evidence)")
+      #expect(evidence.contains("Thread 1 waits"), "\(evidence)")
+      #expect(evidence.contains("checking") && evidence.contains("savings"), "\(evidence)")
+    }
+
     @Test func barrierRegisterPassesAnExhaustiveTwoByThreeSearchWithPreemptionBoundTwo() {
       var configuration = Configuration(
         seed: 5,
