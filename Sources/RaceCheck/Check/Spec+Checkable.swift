@@ -163,7 +163,7 @@ struct StressCheck<Subject, Model: Hashable & Sendable> {
           else { return nil }
           return try runner.run(prepared, invocations: budget).firstFailure
         },
-        simplerArguments: simplerArguments)
+        simplerArguments: spec.simplerArguments)
       minimized = try shrinker.shrink(scenario, failure: failure)
     }
     // A last run of the minimized scenario counts how often it fails, for the report.
@@ -225,42 +225,12 @@ struct StressCheck<Subject, Model: Hashable & Sendable> {
     return min(8 * budget, max(budget, 5 * perFailure))
   }
 
-  private func simplerArguments(_ call: Scenario.Call) -> [[Value]] {
-    guard let operation = spec.operations.first(where: { $0.name == call.operation }) else {
-      return []
-    }
-    var result: [[Value]] = []
-    for (position, generator) in zip(call.arguments.indices, operation.generators) {
-      for simpler in generator.shrink(call.arguments[position]) {
-        var arguments = call.arguments
-        arguments[position] = simpler
-        result.append(arguments)
-      }
-    }
-    return result
-  }
-
   private func explanation(
     of failure: StressRunner<Subject, Model>.Failure, scenario: PreparedScenario<Subject, Model>
   ) -> Explanation {
-    let entries = failure.history.entries
-    let steps = scenario.steps
-    let placed = Set(failure.longestPrefix)
-    let remaining = entries.indices.filter { !placed.contains($0) }
-    // An operation can come next when no other remaining operation returned before it was called.
-    let candidates = remaining.filter { candidate in
-      !remaining.contains { other in
-        other != candidate && (entries[other].returnTime ?? .max) < entries[candidate].callTime
-      }
-    }
-    return Explanation(
-      longestPrefix: failure.longestPrefix,
-      state: ModelDescription.describe(failure.stateAfterPrefix),
-      candidates: candidates.map { index in
-        var state = failure.stateAfterPrefix
-        return Explanation.Candidate(
-          entry: index, returned: entries[index].result, expected: steps[index](&state))
-      })
+    Explanation(
+      history: failure.history, longestPrefix: failure.longestPrefix,
+      state: failure.stateAfterPrefix, steps: scenario.steps)
   }
 }
 

@@ -177,7 +177,7 @@ struct ScheduleCheck<Subject, Model: Hashable & Sendable> {
           else { return nil }
           return found
         },
-        simplerArguments: simplerArguments)
+        simplerArguments: spec.simplerArguments)
       minimized = try shrinker.shrink(scenario, failure: failure)
     }
     let recount = try explore(minimized.scenario, seed: seed, stopAtFirstFailure: false)
@@ -216,21 +216,6 @@ struct ScheduleCheck<Subject, Model: Hashable & Sendable> {
     return report
   }
 
-  private func simplerArguments(_ call: Scenario.Call) -> [[Value]] {
-    guard let operation = spec.operations.first(where: { $0.name == call.operation }) else {
-      return []
-    }
-    var result: [[Value]] = []
-    for (position, generator) in zip(call.arguments.indices, operation.generators) {
-      for simpler in generator.shrink(call.arguments[position]) {
-        var arguments = call.arguments
-        arguments[position] = simpler
-        result.append(arguments)
-      }
-    }
-    return result
-  }
-
   /// The checker's account of a result no order explains; empty for a race or a deadlock.
   private func explanation(
     of failure: ScheduleFailure<Model>, steps: [@Sendable (inout Model) -> Value]
@@ -238,20 +223,7 @@ struct ScheduleCheck<Subject, Model: Hashable & Sendable> {
     guard failure.kind == .nonLinearizable, let state = failure.state else {
       return Explanation(longestPrefix: [], state: "", candidates: [])
     }
-    let entries = failure.history.entries
-    let placed = Set(failure.longestPrefix)
-    let remaining = entries.indices.filter { !placed.contains($0) }
-    let candidates = remaining.filter { candidate in
-      !remaining.contains { other in
-        other != candidate && (entries[other].returnTime ?? .max) < entries[candidate].callTime
-      }
-    }
     return Explanation(
-      longestPrefix: failure.longestPrefix, state: ModelDescription.describe(state),
-      candidates: candidates.map { index in
-        var copy = state
-        return Explanation.Candidate(
-          entry: index, returned: entries[index].result, expected: steps[index](&copy))
-      })
+      history: failure.history, longestPrefix: failure.longestPrefix, state: state, steps: steps)
   }
 }
