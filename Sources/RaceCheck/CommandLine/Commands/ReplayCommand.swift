@@ -13,8 +13,10 @@ enum ReplayCommand {
     ],
     discussion: [
       "Stress interleavings are not deterministic: a replay counts failures rather than",
-      "promising one. Exits 1 when any invocation fails, 0 when none does, 65 when the",
-      "file cannot be used, and 78 when the spec is broken.",
+      "promising one. A repro of a failure found in schedule mode records its schedule,",
+      "which runs once, exactly, and the replay says where the code left it if it does.",
+      "Exits 1 when any invocation fails, 0 when none does, 65 when the file cannot be",
+      "used, and 78 when the spec is broken.",
     ],
     execute: { parsed, context throws(UsageError) in try run(parsed, context) })
 
