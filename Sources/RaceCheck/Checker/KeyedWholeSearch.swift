@@ -38,13 +38,21 @@
 /// whose key is in the reason, instead of trying the siblings of operations on other
 /// keys, which cannot help.
 ///
-/// By locality (Herlihy & Wing), a failed node always has a one-key reason; the search
-/// finds one whenever the failure shows it, and falls back to the keys involved.
+/// By locality (Herlihy & Wing), a failed node always has a one-key reason, and these
+/// rules find it: by induction every reason is one key (group), since a child's reason
+/// that does not name its own key makes the parent jump back before the closure is
+/// formed, the closure from one key then only adds that same key, and every one-group
+/// reason is kept apart (``reasonLimit``), so a memo hit returns one group too. Reasons stay sets
+/// so that each rule reads as the argument it rests on; the brute-force tests check the
+/// whole search against every order (a mutation that drops the closure goes unnoticed
+/// for this reason, not for want of tests).
 struct KeyedWholeSearch {
   /// Reasons are sets of up to 64 key groups: key `i` is in group `i % 64`, so a reason names whole groups, which is weaker but still true.
   static let groupCount = 64
   /// The most distinct reasons checked apart at every node; beyond that a reason is kept as every key (Lowe's own memo).
-  static let reasonLimit = 32
+  ///
+  /// One per group: reasons are single groups (see above), so none is ever widened.
+  static let reasonLimit = groupCount
 
   private struct Frame {
     var operation: Int32

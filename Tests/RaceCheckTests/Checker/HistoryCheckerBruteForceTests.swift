@@ -110,6 +110,51 @@ extension RaceCheckTestSuite {
       #expect(
         tally.linearizable >= tenth && tally.histories - tally.linearizable >= tenth, "\(tally)")
     }
+
+    // Over 64 keys, keys share the 64 groups reasons are made of (key i in group i % 64):
+    // random histories over 130 keys must still agree.
+    @Test func wholeAndSplitAgreeOverMoreKeysThanGroups() throws {
+      let keys = (0..<130).map { Value.string("k\($0)") }
+      let generator: RandomOperations.Draw = { r in
+        let key = keys[Int(r.next() % 50)]
+        return RandomOperations.pick(
+          &r,
+          [
+            { _ in ("get", [key]) }, { r in ("put", [key, RandomOperations.text(&r)]) },
+            { r in ("append", [key, RandomOperations.text(&r)]) },
+          ])
+      }
+      var random = SplitMix64(seed: 0x130_4E75)
+      var tally = (histories: 0, linearizable: 0, manyKeys: 0, disagreements: [Int]())
+      for index in 0..<200 {
+        var history = randomHistory(
+          "kv", generator, index: index, using: &random, type: KeyValueModel.self,
+          operations: 12...20, processes: 3...5)
+        // Pad with reads of 80 keys the random operations never touch, after everything
+        // else: they fit, and with them the history has more keys than groups.
+        let end = history.operations.map { $0.return ?? $0.call }.max() ?? 0
+        for extra in 0..<80 {
+          history.operations.append(
+            RecordedHistory.Operation(
+              process: .int(100 + extra), name: "get", arguments: [keys[50 + extra]],
+              call: end + 1 + Int64(extra), return: end + 1 + Int64(extra),
+              result: "", status: .ok))
+        }
+        let whole = try HistoryChecker(partitions: false, explains: false).check(history).verdict
+        let split = try HistoryChecker(explains: false).check(history).verdict
+        tally.histories += 1
+        if split == .linearizable { tally.linearizable += 1 }
+        if Set(history.operations.compactMap { $0.arguments.first }).count > 64 {
+          tally.manyKeys += 1
+        }
+        if whole != split { tally.disagreements.append(index) }
+      }
+      #expect(tally.disagreements.isEmpty, "\(tally)")
+      #expect(tally.manyKeys == tally.histories, "\(tally)")
+      let tenth = tally.histories / 10
+      #expect(
+        tally.linearizable >= tenth && tally.histories - tally.linearizable >= tenth, "\(tally)")
+    }
   }
 }
 
