@@ -35,6 +35,8 @@ public struct CheckerBenchmark: Sendable {
   public var runs: Int
   /// The executable whose `check` command measures memory in a child; nil to skip memory.
   public var executable: String?
+  /// Whether histories are split by key where the model allows (`--no-partitions` when false).
+  public var partitions: Bool = true
 
   /// Creates a benchmark of the histories under `folder`.
   public init(folder: String, runs: Int = 5, executable: String? = nil) {
@@ -84,7 +86,7 @@ public struct CheckerBenchmark: Sendable {
     }
     result.operations = history.operations.count
     // The verdict alone, as Porcupine's figures are; `check` adds the explanation of a violation.
-    let checker = HistoryChecker(explains: false)
+    let checker = HistoryChecker(partitions: partitions, explains: false)
     var times: [Double] = []
     for _ in 0..<max(1, runs) {
       let started = MonotonicClock.now()
@@ -98,7 +100,9 @@ public struct CheckerBenchmark: Sendable {
     result.milliseconds = Benchmarks.median(times)
     if let executable {
       result.peakMegabytes = Self.peakMegabytes(
-        executable: executable, arguments: ["check", path, "--format", format.rawValue])
+        executable: executable,
+        arguments: ["check", path, "--format", format.rawValue]
+          + (partitions ? [] : ["--no-partitions"]))
     }
     return result
   }

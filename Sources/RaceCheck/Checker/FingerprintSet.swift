@@ -40,6 +40,16 @@ struct FingerprintSet {
     return true
   }
 
+  /// Whether the pair is in the set.
+  func contains(_ set: (UInt64, UInt64), state: Int32) -> Bool {
+    var slot = Self.slot(set.0, state) & mask
+    while states[slot] >= 0 {
+      if states[slot] == state && first[slot] == set.0 && second[slot] == set.1 { return true }
+      slot = (slot + 1) & mask
+    }
+    return false
+  }
+
   @inline(__always) private static func slot(_ hash: UInt64, _ state: Int32) -> Int {
     Int(truncatingIfNeeded: mix64(hash ^ UInt64(UInt32(bitPattern: state))))
   }

@@ -147,6 +147,13 @@ struct PartOutcome<Model: HistoryModel>: Sendable {
       var space = KeyValueStateSpace(
         initial: initial.values[key] ?? "", steps: keyValueSteps, results: results, isInfo: isInfo)
       result = WingGongSearch.run(operations, transitions: &space, budget: budget)
+    } else if part.key == nil, let keyed = Model.self as? any KeyedHistoryModel.Type,
+      let whole = searchWhole(
+        keyed, steps: steps, results: results, initial: part.initial, operations: operations,
+        budget: budget)
+    {
+      // A whole history of independent keys: one search, states and learning per key.
+      result = whole
     } else {
       var space = StateSpace(initial: part.initial) { state, index in
         let returned = state.apply(steps[index])
@@ -155,6 +162,46 @@ struct PartOutcome<Model: HistoryModel>: Sendable {
       result = WingGongSearch.run(operations, transitions: &space, budget: budget)
     }
     return PartOutcome(result: result, seconds: Double(MonotonicClock.now() - started) / 1e9)
+  }
+
+  /// Searches a whole keyed history with ``KeyedWholeSearch``; nil when an operation spans keys.
+  private static func searchWhole<Keyed: KeyedHistoryModel>(
+    _: Keyed.Type, steps: [Model.Step], results: [Value], initial: Model,
+    operations: WingGongSearch.Operations, budget: WingGongSearch.Budget
+  ) -> WingGongSearch.Result? {
+    var names: [String] = []
+    var numbers: [String: Int] = [:]
+    var keys: [Int] = []
+    keys.reserveCapacity(steps.count)
+    for step in steps {
+      // Keyed == Model: the cast only names the conformance the caller found at run time.
+      guard let name = Keyed.key(of: step as! Keyed.Step) else { return nil }
+      if numbers[name] == nil {
+        numbers[name] = names.count
+        names.append(name)
+      }
+      keys.append(numbers[name]!)
+    }
+    var members = [[Int]](repeating: [], count: names.count)
+    for (operation, key) in keys.enumerated() { members[key].append(operation) }
+    let isInfo = operations.isInfo
+    if let keyValueSteps = steps as? [KeyValueModel.Step], let store = initial as? KeyValueModel {
+      var spaces = names.indices.map { key in
+        KeyValueStateSpace(
+          initial: store.values[names[key]] ?? "", steps: members[key].map { keyValueSteps[$0] },
+          results: members[key].map { results[$0] }, isInfo: members[key].map { isInfo[$0] })
+      }
+      return KeyedWholeSearch.run(operations, keys: keys, spaces: &spaces, budget: budget)
+    }
+    let map = initial as! Keyed
+    var spaces = names.indices.map { key in
+      let own = members[key]
+      return StateSpace(initial: map.restricted(to: names[key]) as! Model) { state, operation in
+        let returned = state.apply(steps[own[operation]])
+        return isInfo[own[operation]] || returned == results[own[operation]]
+      }
+    }
+    return KeyedWholeSearch.run(operations, keys: keys, spaces: &spaces, budget: budget)
   }
 }
 

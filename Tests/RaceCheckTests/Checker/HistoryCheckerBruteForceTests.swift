@@ -7,7 +7,9 @@ import Testing
 // placement of operations that change nothing, the fingerprint memo — against a brute
 // force that tries every real-time-consistent order of the operations on the model
 // itself. Every built-in model, thousands of small random histories each, with `ok`,
-// `fail` and `info` operations; checked whole and split by key.
+// `fail` and `info` operations; checked whole and split by key. Whole histories of `kv`
+// and `dictionary` go through the search by key with backjumping (KeyedWholeSearch),
+// tested again over three keys and against the split check on longer histories.
 
 extension RaceCheckTestSuite {
   @Suite struct HistoryCheckerBruteForceTests {
@@ -48,6 +50,110 @@ extension RaceCheckTestSuite {
       #expect(
         tally.linearizable >= tenth && tally.histories - tally.linearizable >= tenth, "\(tally)")
       #expect(tally.withInfo >= tenth && tally.withFail >= tenth, "\(tally)")
+    }
+
+    // The whole search of a keyed model (KeyedWholeSearch) learns which keys a failure
+    // depends on and jumps back past the others: three keys and up to four processes, so
+    // that failures often involve several keys and jumps cross operations of others.
+    @Test(arguments: ["kv", "dictionary"])
+    func wholeSearchByKeyAgreesWithBruteForce(model: String) throws {
+      let generator = try #require(RandomOperations.overThreeKeys[model])
+      let type = try #require(BuiltInModels.model(named: model))
+      var tally = (histories: 0, linearizable: 0, failures: 0)
+      var firstFailure: String?
+      var random = SplitMix64(seed: 0x3_4E75 ^ UInt64(model.utf8.count))
+      for index in 0..<1200 {
+        let history = randomHistory(
+          model, generator, index: index, using: &random, type: type, operations: 4...8,
+          processes: 2...4)
+        tally.histories += 1
+        let expected = bruteForce(history, type)
+        if expected { tally.linearizable += 1 }
+        let verdict = try HistoryChecker(partitions: false).check(history).verdict
+        if verdict != (expected ? .linearizable : .notLinearizable) {
+          tally.failures += 1
+          if firstFailure == nil {
+            firstFailure =
+              "history \(index): checker \(verdict), brute force \(expected)\n"
+              + history.operations.enumerated().map {
+                "  \($0.offset): \($0.element) call \($0.element.call) return \($0.element.return.map(String.init) ?? "-")"
+              }.joined(separator: "\n")
+          }
+        }
+      }
+      #expect(
+        tally.failures == 0, "\(tally.failures) disagreements; the first:\n\(firstFailure ?? "")")
+      let tenth = tally.histories / 10
+      #expect(
+        tally.linearizable >= tenth && tally.histories - tally.linearizable >= tenth, "\(tally)")
+    }
+
+    // Too long for the brute force: the whole search must agree with the per-key checks,
+    // which the brute force vouches for (locality: a keyed history is linearizable
+    // exactly when each key's is).
+    @Test func wholeAndSplitAgreeOnLongerKeyValueHistories() throws {
+      let generator = try #require(RandomOperations.overThreeKeys["kv"])
+      var random = SplitMix64(seed: 0x10_4E75)
+      var tally = (histories: 0, linearizable: 0, disagreements: [Int]())
+      for index in 0..<300 {
+        let history = randomHistory(
+          "kv", generator, index: index, using: &random, type: KeyValueModel.self,
+          operations: 12...20, processes: 3...5)
+        let whole = try HistoryChecker(partitions: false, explains: false).check(history).verdict
+        let split = try HistoryChecker(explains: false).check(history).verdict
+        tally.histories += 1
+        if split == .linearizable { tally.linearizable += 1 }
+        if whole != split { tally.disagreements.append(index) }
+      }
+      #expect(tally.disagreements.isEmpty, "\(tally)")
+      let tenth = tally.histories / 10
+      #expect(
+        tally.linearizable >= tenth && tally.histories - tally.linearizable >= tenth, "\(tally)")
+    }
+
+    // Over 64 keys, keys share the 64 groups reasons are made of (key i in group i % 64):
+    // random histories over 130 keys must still agree.
+    @Test func wholeAndSplitAgreeOverMoreKeysThanGroups() throws {
+      let keys = (0..<130).map { Value.string("k\($0)") }
+      let generator: RandomOperations.Draw = { r in
+        let key = keys[Int(r.next() % 50)]
+        return RandomOperations.pick(
+          &r,
+          [
+            { _ in ("get", [key]) }, { r in ("put", [key, RandomOperations.text(&r)]) },
+            { r in ("append", [key, RandomOperations.text(&r)]) },
+          ])
+      }
+      var random = SplitMix64(seed: 0x130_4E75)
+      var tally = (histories: 0, linearizable: 0, manyKeys: 0, disagreements: [Int]())
+      for index in 0..<200 {
+        var history = randomHistory(
+          "kv", generator, index: index, using: &random, type: KeyValueModel.self,
+          operations: 12...20, processes: 3...5)
+        // Pad with reads of 80 keys the random operations never touch, after everything
+        // else: they fit, and with them the history has more keys than groups.
+        let end = history.operations.map { $0.return ?? $0.call }.max() ?? 0
+        for extra in 0..<80 {
+          history.operations.append(
+            RecordedHistory.Operation(
+              process: .int(100 + extra), name: "get", arguments: [keys[50 + extra]],
+              call: end + 1 + Int64(extra), return: end + 1 + Int64(extra),
+              result: "", status: .ok))
+        }
+        let whole = try HistoryChecker(partitions: false, explains: false).check(history).verdict
+        let split = try HistoryChecker(explains: false).check(history).verdict
+        tally.histories += 1
+        if split == .linearizable { tally.linearizable += 1 }
+        if Set(history.operations.compactMap { $0.arguments.first }).count > 64 {
+          tally.manyKeys += 1
+        }
+        if whole != split { tally.disagreements.append(index) }
+      }
+      #expect(tally.disagreements.isEmpty, "\(tally)")
+      #expect(tally.manyKeys == tally.histories, "\(tally)")
+      let tenth = tally.histories / 10
+      #expect(
+        tally.linearizable >= tenth && tally.histories - tally.linearizable >= tenth, "\(tally)")
     }
   }
 }
@@ -96,6 +202,9 @@ private enum RandomOperations {
 
   static func small(_ random: inout SplitMix64) -> Value { .int(Int(random.next() % 3)) }
   static func key(_ random: inout SplitMix64) -> Value { random.next() % 2 == 0 ? "a" : "b" }
+  static func threeKeys(_ random: inout SplitMix64) -> Value {
+    ["a", "b", "c"][Int(random.next() % 3)]
+  }
   static func text(_ random: inout SplitMix64) -> Value { ["x", "y", "z"][Int(random.next() % 3)] }
   static func pick(_ random: inout SplitMix64, _ choices: [Draw]) -> (String, [Value]) {
     choices[Int(random.next() % UInt64(choices.count))](&random)
@@ -166,9 +275,29 @@ private enum RandomOperations {
         ])
     },
   ]
+
+  /// Operations of the keyed models over three keys, none spanning keys: the whole search by key meets several keys at every node.
+  static let overThreeKeys: [String: Draw] = [
+    "kv": { r in
+      pick(
+        &r,
+        [
+          { r in ("get", [threeKeys(&r)]) }, { r in ("put", [threeKeys(&r), text(&r)]) },
+          { r in ("append", [threeKeys(&r), text(&r)]) },
+        ])
+    },
+    "dictionary": { r in
+      pick(
+        &r,
+        [
+          { r in ("get", [threeKeys(&r)]) }, { r in ("set", [threeKeys(&r), small(&r)]) },
+          { r in ("remove", [threeKeys(&r)]) },
+        ])
+    },
+  ]
 }
 
-/// A random history over 1–3 processes with 1–7 operations and timestamps in 0...20.
+/// A random history over 1–3 processes with 1–7 operations (by default) and timestamps in 0...20.
 ///
 /// Each operation gets a linearization point, increasing within its process, and an
 /// interval around it. Results come from running the operations in order of their
@@ -177,13 +306,14 @@ private enum RandomOperations {
 /// and any operation may become `fail` (it did not take effect; its result is garbage).
 private func randomHistory(
   _ model: String, _ draw: RandomOperations.Draw, index: Int, using random: inout SplitMix64,
-  type: any HistoryModel.Type
+  type: any HistoryModel.Type, operations: ClosedRange<Int> = 1...7,
+  processes processCount: ClosedRange<Int> = 1...3
 ) -> RecordedHistory {
   func int(_ range: ClosedRange<Int>) -> Int {
     range.lowerBound + Int(random.next() % UInt64(range.count))
   }
-  let count = int(1...7)
-  let processes = int(1...3)
+  let count = int(operations)
+  let processes = int(processCount)
   let process = (0..<count).map { _ in int(0...(processes - 1)) }
   let calls = (0..<count).map { _ in draw(&random) }
   var point = Array(repeating: 0, count: count)

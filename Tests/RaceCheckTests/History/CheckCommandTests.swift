@@ -32,17 +32,16 @@ extension RaceCheckTestSuite {
     }
 
     @Test func exhaustedTimeoutExitsWithUnknown() throws {
-      // Twelve overlapping appends to one key and a read no order explains: a search of 12! orders.
+      // Twelve overlapping enqueues and a count no order explains: every order is its own
+      // queue state, so the search has 12! of them to try.
       var operations = (0..<12).map {
-        #"{"process": \#($0), "op": "append", "args": ["k", "\#($0),"], "call": 0, "return": 100}"#
+        #"{"process": \#($0), "op": "enqueue", "args": [\#($0)], "call": 0, "return": 100}"#
       }
       operations.append(
-        #"{"process": 99, "op": "get", "args": ["k"], "call": 101, "return": 102, "result": "none"}"#
-      )
+        #"{"process": 99, "op": "count", "args": [], "call": 101, "return": 102, "result": 13}"#)
       let contents =
-        #"{"racecheck": 1, "model": "kv", "operations": [\#(operations.joined(separator: ","))]}"#
-      let result = try CheckCLI.check(
-        contents: contents, arguments: ["--timeout", "0.2", "--no-partitions"])
+        #"{"racecheck": 1, "model": "queue", "operations": [\#(operations.joined(separator: ","))]}"#
+      let result = try CheckCLI.check(contents: contents, arguments: ["--timeout", "0.2"])
       #expect(result.status == 75)
       #expect(result.output.first?.contains("unknown: the time ran out") == true)
     }

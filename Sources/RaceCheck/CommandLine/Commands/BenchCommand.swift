@@ -24,6 +24,9 @@ enum BenchCommand {
         "For 'checker': checks per file, the median reported (default: \(CheckerBenchCommand.defaultRuns))."
       ),
       .flag(
+        "--no-partitions",
+        "For 'checker': check each history whole instead of one key at a time."),
+      .flag(
         "--json",
         "Print {\"results\":[…]} (for 'checker', also {\"totals\":{…}}) instead of the table."
       ),

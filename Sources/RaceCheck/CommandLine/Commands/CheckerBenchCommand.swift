@@ -18,9 +18,10 @@ enum CheckerBenchCommand {
       context.printError("\(context.programName): \(folder): no such folder of histories")
       return .dataError
     }
-    let benchmark = CheckerBenchmark(
+    var benchmark = CheckerBenchmark(
       folder: folder, runs: runs,
       executable: context.driver.workerExecutable ?? IsolatedCheck.currentExecutable)
+    benchmark.partitions = !parsed.flag("--no-partitions")
     let results = benchmark.run { result in
       context.printError(
         "bench: \(result.file) \(result.verdict) \(PlainNumber.text(result.milliseconds)) ms"
