@@ -256,7 +256,10 @@ package struct IsolatedCheck {
     var job = job(scenario: scenario)
     job.configuration.invocations = schedule + 1
     job.tracedSchedule = schedule
-    guard let outcome = try? runChild(job) else { return nil }
+    // A schedule that hung once hangs again; its steps up to there stream in well before this.
+    guard let outcome = try? runChild(job, hangTimeout: min(invocationTimeout, 2)) else {
+      return nil
+    }
     let events = outcome.messages.compactMap { message -> InterleavingTrace.Event? in
       guard case .trace(let event) = message else { return nil }
       return event
