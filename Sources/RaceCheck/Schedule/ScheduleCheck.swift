@@ -58,13 +58,9 @@ struct ScheduleCheck<Subject, Model: Hashable & Sendable> {
     let prepared = try PreparedScenario(scenario, spec: spec)
     let runner = ScheduleRunner(
       spec: spec, scenario: prepared, settings: settings, seed: 0, replaying: schedule)
-    let checker = OutcomeChecker(
-      initial: spec.model, steps: prepared.steps, columnRanges: columnRanges(prepared))
+    let checker = outcomeChecker(prepared)
     guard let outcome = runner.run(schedule: 0) else { return (nil, nil, runner.divergence) }
-    if let (call, error) = outcome.error {
-      throw OperationError(
-        call: scenario.allCalls[call], error: error, history: runner.history(of: outcome))
-    }
+    try throwIfAnOperationThrew(outcome, of: scenario, runner: runner)
     return (
       failure(of: outcome, runner: runner, checker: checker), outcome.trace, runner.divergence
     )
@@ -84,8 +80,7 @@ struct ScheduleCheck<Subject, Model: Hashable & Sendable> {
     let runner = ScheduleRunner(
       spec: spec, scenario: prepared, settings: settings, seed: seed, link: link)
     runner.tracedSchedule = tracedSchedule
-    let checker = OutcomeChecker(
-      initial: spec.model, steps: prepared.steps, columnRanges: columnRanges(prepared))
+    let checker = outcomeChecker(prepared)
     var schedules = 0
     var failures = 0
     var first: ScheduleFailure<Model>?
@@ -93,10 +88,7 @@ struct ScheduleCheck<Subject, Model: Hashable & Sendable> {
       link?.recorder.beginInvocation(scenario: sequence, invocation: index)
       guard let outcome = runner.run(schedule: index) else { break }
       schedules += 1
-      if let (call, error) = outcome.error {
-        throw OperationError(
-          call: scenario.allCalls[call], error: error, history: runner.history(of: outcome))
-      }
+      try throwIfAnOperationThrew(outcome, of: scenario, runner: runner)
       if let failure = failure(of: outcome, runner: runner, checker: checker) {
         failures += 1
         if first == nil { first = failure }
@@ -104,6 +96,23 @@ struct ScheduleCheck<Subject, Model: Hashable & Sendable> {
       }
     }
     return (schedules, failures, first)
+  }
+
+  /// The checker of `prepared`'s outcomes, which decides each distinct outcome once.
+  private func outcomeChecker(_ prepared: PreparedScenario<Subject, Model>) -> OutcomeChecker<Model>
+  {
+    OutcomeChecker(
+      initial: spec.model, steps: prepared.steps, columnRanges: columnRanges(prepared))
+  }
+
+  /// Ends the check as a broken spec when an operation threw during the schedule.
+  private func throwIfAnOperationThrew(
+    _ outcome: ScheduleRunner<Subject, Model>.Outcome, of scenario: Scenario,
+    runner: ScheduleRunner<Subject, Model>
+  ) throws(OperationError) {
+    guard let (call, error) = outcome.error else { return }
+    throw OperationError(
+      call: scenario.allCalls[call], error: error, history: runner.history(of: outcome))
   }
 
   private func columnRanges(_ prepared: PreparedScenario<Subject, Model>) -> [Range<Int>] {

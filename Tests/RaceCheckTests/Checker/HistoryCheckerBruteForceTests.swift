@@ -35,9 +35,7 @@ extension RaceCheckTestSuite {
               if firstFailure == nil {
                 firstFailure =
                   "seed \(seed) history \(index), partitions \(partitions): checker \(verdict), brute force \(expected)\n"
-                  + history.operations.enumerated().map {
-                    "  \($0.offset): \($0.element) call \($0.element.call) return \($0.element.return.map(String.init) ?? "-")"
-                  }.joined(separator: "\n")
+                  + describe(history)
               }
             }
           }
@@ -75,9 +73,7 @@ extension RaceCheckTestSuite {
           if firstFailure == nil {
             firstFailure =
               "history \(index): checker \(verdict), brute force \(expected)\n"
-              + history.operations.enumerated().map {
-                "  \($0.offset): \($0.element) call \($0.element.call) return \($0.element.return.map(String.init) ?? "-")"
-              }.joined(separator: "\n")
+              + describe(history)
           }
         }
       }
@@ -156,6 +152,13 @@ extension RaceCheckTestSuite {
         tally.linearizable >= tenth && tally.histories - tally.linearizable >= tenth, "\(tally)")
     }
   }
+}
+
+/// A history as a failure message shows it: each operation with its call and return times.
+private func describe(_ history: RecordedHistory) -> String {
+  history.operations.enumerated().map {
+    "  \($0.offset): \($0.element) call \($0.element.call) return \($0.element.return.map(String.init) ?? "-")"
+  }.joined(separator: "\n")
 }
 
 // MARK: - Brute force
