@@ -117,9 +117,7 @@ public enum Benchmarks {
     }
     guard let workerExecutable else { return results }
     func isolated(_ target: Target, _ configuration: Configuration) -> CheckReport {
-      var check = IsolatedCheck(target: target, configuration: configuration)
-      check.executable = workerExecutable
-      return check.run()
+      target.check(configuration, worker: WorkerCommand(executable: workerExecutable))
     }
     // A child that runs one invocation of a passing target costs what starting a child costs.
     var starts: [Double] = []
@@ -152,7 +150,8 @@ public enum Benchmarks {
       for seed in plan.seeds.prefix(3) {
         let report = isolated(
           checkable,
-          Configuration(seed: seed, timeLimit: 10, minimizes: false, reproDirectory: "/dev/null"))
+          Configuration(
+            seed: seed, timeLimit: .seconds(10), minimizes: false, reproDirectory: "/dev/null"))
         if let found = report.failure?.secondsToFind { times.append(found * 1000) }
       }
       record(

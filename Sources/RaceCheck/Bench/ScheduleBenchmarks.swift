@@ -10,10 +10,8 @@ package protocol ScheduleBenchmarkable {
 extension Spec: ScheduleBenchmarkable {
   package func scheduleThroughput(shape: Configuration.Shape, seconds: Double) -> Double {
     let generator = ScenarioGenerator(spec: self, shape: shape)
-    let check = ScheduleCheck(
-      spec: self,
-      configuration: Configuration(
-        shape: shape, schedule: ScheduleSettings(schedulesPerScenario: 100)))
+    let runner = ScheduleScenarioRunner(
+      spec: self, settings: ScheduleSettings(schedulesPerScenario: 100))
     let started = MonotonicClock.now()
     let deadline = started + Int64(seconds * 1e9)
     var schedules = 0
@@ -21,10 +19,11 @@ extension Spec: ScheduleBenchmarkable {
     while MonotonicClock.now() < deadline {
       let scenario = generator.scenario(seed: 0xBE7C, index: index)
       guard
-        let result = try? check.explore(
-          scenario, seed: UInt64(index), stopAtFirstFailure: false)
+        let result = try? runner.run(
+          RunRequest(
+            scenario: scenario, seed: UInt64(index), invocations: 100, untilFirstFailure: false))
       else { return 0 }
-      schedules += result.schedules
+      schedules += result.invocations
       index += 1
     }
     return Double(schedules) / (Double(MonotonicClock.now() - started) / 1e9)

@@ -3,11 +3,8 @@ public protocol Checkable: Sendable {
   /// The name reports and the command line use.
   var name: String { get }
 
-  /// Runs scenarios until one fails or the budget is spent, and reports what was found.
+  /// Runs scenarios in this process until one fails or the budget is spent, and reports what was found.
   func check(_ configuration: Configuration) -> CheckReport
-
-  /// Runs a recorded scenario again and says how many invocations fail.
-  func replay(_ repro: Repro, invocations: Int) throws(ReproError) -> ReplayReport
 
   /// A history of this checkable as a history file holds it: with its model's name and initial state.
   func recordedHistory(_ history: History) -> RecordedHistory
@@ -18,4 +15,17 @@ extension Checkable {
   public func recordedHistory(_ history: History) -> RecordedHistory {
     RecordedHistory(history, model: name, initial: nil)
   }
+}
+
+/// A checkable whose checks can run in a worker child and be interrupted; every ``Spec`` is one.
+protocol SessionCheckable: Checkable {
+  /// Checks, in a child started by `worker` unless it is nil, stopping early when `interruption` fires.
+  func check(
+    _ configuration: Configuration, worker: WorkerCommand?, interruption: Interruption?
+  ) -> CheckReport
+
+  /// Runs a repro file's scenario again until its failure shows or `timeLimit` runs out.
+  func replay(
+    _ repro: Repro, timeLimit: Duration, worker: WorkerCommand?, interruption: Interruption?
+  ) throws(ReproError) -> ReplayReport
 }

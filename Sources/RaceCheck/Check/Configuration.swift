@@ -9,6 +9,9 @@
 public struct Configuration: Hashable, Sendable, Codable {
   /// The sizes of a scenario's three parts.
   public struct Shape: Hashable, Sendable, Codable {
+    /// The most threads a scenario may have: more spin past what a machine's cores can overlap.
+    public static let maximumThreads = 64
+
     /// The number of threads in the parallel part.
     public var threads: Int
     /// The number of operations each thread makes.
@@ -38,22 +41,29 @@ public struct Configuration: Hashable, Sendable, Codable {
   public var shape: Shape
   /// The number of scenarios to run, at most.
   public var scenarios: Int
-  /// The number of times each scenario runs, each on a fresh subject.
-  public var invocations: Int
-  /// The wall-clock budget for finding a failure, in seconds, or nil for none.
+  /// The invocations of each scenario in which its threads ran at the same time: the search's budget per scenario.
   ///
-  /// The search stops at whichever comes first, this or `scenarios`; shrinking a
-  /// failure once found is not counted against it.
-  public var timeLimit: Double?
+  /// Each invocation runs on a fresh subject. On a busy machine threads often run one
+  /// after the other, and such an invocation tests nothing concurrent, so a scenario runs
+  /// until this many invocations overlapped, up to ten times as many in all; a scenario
+  /// that reaches that cap makes the verdict `inconclusive` rather than a weaker pass.
+  public var invocations: Int
+  /// The index of the first scenario to run, so that a replay starts at the scenario that failed.
+  public var firstScenario: Int
+  /// The wall-clock budget of the whole check, or nil for none.
+  ///
+  /// A search the limit stops before its scenarios are done is `inconclusive`; shrinking a
+  /// failure found in time may run past the limit by a tenth of it at most.
+  public var timeLimit: Duration?
   /// Whether a failure is shrunk to a minimal scenario before it is reported.
   public var minimizes: Bool
-  /// The wall-clock budget for shrinking a failure, in seconds, or nil for none.
+  /// The wall-clock budget for shrinking a failure, or nil for none.
   ///
   /// A candidate scenario that has lost a rare failure runs its whole budget before it is
   /// rejected, and a crash's candidates each run in a fresh child, so shrinking can take
   /// far longer than finding. When the budget runs out, the smallest failing scenario
   /// found so far is reported.
-  public var shrinkTimeLimit: Double?
+  public var shrinkTimeLimit: Duration?
   /// The folder repro files are written to, or nil for `.racecheck/repro` in the current directory.
   public var reproDirectory: String?
   /// Whether the check runs in a child process, so that a crash or a hang becomes a report.
@@ -64,8 +74,13 @@ public struct Configuration: Hashable, Sendable, Codable {
   /// where the current test cannot be named (an XCTest check made off the test method's
   /// thread), the check runs in the test process.
   public var isolated: Bool
-  /// Seconds an invocation may make no progress in an isolated child before the check reports a hang.
-  public var hangTimeout: Double
+  /// How long an invocation may make no progress in an isolated child before the check reports a hang.
+  public var hangTimeout: Duration
+  /// Whether a check from a test fails when its verdict is `inconclusive`, rather than warning.
+  ///
+  /// An inconclusive check (a search cut short by a time limit or by threads that rarely
+  /// ran together) is never a quiet pass: by default it records a warning.
+  public var requiresConclusiveVerdict: Bool = false
   /// How to explore schedules in the deterministic schedule mode, or nil for stress mode.
   ///
   /// Schedule mode controls only code that uses the `RaceCheckSync` primitives; `invocations`
@@ -78,18 +93,20 @@ public struct Configuration: Hashable, Sendable, Codable {
     shape: Shape = Shape(),
     scenarios: Int = 100,
     invocations: Int = 1_000,
-    timeLimit: Double? = nil,
+    firstScenario: Int = 0,
+    timeLimit: Duration? = nil,
     minimizes: Bool = true,
-    shrinkTimeLimit: Double? = 3,
+    shrinkTimeLimit: Duration? = .seconds(3),
     reproDirectory: String? = nil,
     isolated: Bool = true,
-    hangTimeout: Double = 10,
+    hangTimeout: Duration = .seconds(10),
     schedule: ScheduleSettings? = nil
   ) {
     self.seed = seed
     self.shape = shape
     self.scenarios = scenarios
     self.invocations = invocations
+    self.firstScenario = firstScenario
     self.timeLimit = timeLimit
     self.minimizes = minimizes
     self.shrinkTimeLimit = shrinkTimeLimit
@@ -97,11 +114,6 @@ public struct Configuration: Hashable, Sendable, Codable {
     self.isolated = isolated
     self.hangTimeout = hangTimeout
     self.schedule = schedule
-  }
-
-  /// The monotonic time, in nanoseconds, after which shrinking a failure found now tries no more candidates.
-  func shrinkDeadline() -> Int64 {
-    shrinkTimeLimit.map { MonotonicClock.now() + Int64($0 * 1e9) } ?? .max
   }
 
   /// The seed the run uses: the configured one, else one derived from `name` (FNV-1a).
@@ -117,8 +129,28 @@ public struct Configuration: Hashable, Sendable, Codable {
 
 extension Configuration {
   private enum CodingKeys: String, CodingKey {
-    case seed, shape, scenarios, invocations, timeLimit, minimizes, shrinkTimeLimit, reproDirectory,
-      isolated, hangTimeout, schedule
+    case seed, shape, scenarios, invocations, firstScenario, timeLimit, minimizes, shrinkTimeLimit,
+      reproDirectory, isolated, hangTimeout, requiresConclusiveVerdict, schedule
+  }
+
+  /// Encodes a configuration, with times in seconds as repro files have always written them.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encodeIfPresent(seed, forKey: .seed)
+    try container.encode(shape, forKey: .shape)
+    try container.encode(scenarios, forKey: .scenarios)
+    try container.encode(invocations, forKey: .invocations)
+    if firstScenario != 0 { try container.encode(firstScenario, forKey: .firstScenario) }
+    try container.encodeIfPresent(timeLimit?.seconds, forKey: .timeLimit)
+    try container.encode(minimizes, forKey: .minimizes)
+    try container.encode(shrinkTimeLimit?.seconds, forKey: .shrinkTimeLimit)
+    try container.encodeIfPresent(reproDirectory, forKey: .reproDirectory)
+    try container.encode(isolated, forKey: .isolated)
+    try container.encode(hangTimeout.seconds, forKey: .hangTimeout)
+    if requiresConclusiveVerdict {
+      try container.encode(requiresConclusiveVerdict, forKey: .requiresConclusiveVerdict)
+    }
+    try container.encodeIfPresent(schedule, forKey: .schedule)
   }
 
   /// Decodes a configuration; a key that is missing, as in files written before it existed, keeps its default.
@@ -130,16 +162,20 @@ extension Configuration {
     scenarios = try container.decodeIfPresent(Int.self, forKey: .scenarios) ?? defaults.scenarios
     invocations =
       try container.decodeIfPresent(Int.self, forKey: .invocations) ?? defaults.invocations
-    timeLimit = try container.decodeIfPresent(Double.self, forKey: .timeLimit)
+    firstScenario = try container.decodeIfPresent(Int.self, forKey: .firstScenario) ?? 0
+    timeLimit = try container.decodeIfPresent(Double.self, forKey: .timeLimit).map(Duration.seconds)
     minimizes = try container.decodeIfPresent(Bool.self, forKey: .minimizes) ?? defaults.minimizes
     shrinkTimeLimit =
       container.contains(.shrinkTimeLimit)
-      ? try container.decodeIfPresent(Double.self, forKey: .shrinkTimeLimit)
+      ? try container.decodeIfPresent(Double.self, forKey: .shrinkTimeLimit).map(Duration.seconds)
       : defaults.shrinkTimeLimit
     reproDirectory = try container.decodeIfPresent(String.self, forKey: .reproDirectory)
     isolated = try container.decodeIfPresent(Bool.self, forKey: .isolated) ?? defaults.isolated
     hangTimeout =
-      try container.decodeIfPresent(Double.self, forKey: .hangTimeout) ?? defaults.hangTimeout
+      try container.decodeIfPresent(Double.self, forKey: .hangTimeout).map(Duration.seconds)
+      ?? defaults.hangTimeout
+    requiresConclusiveVerdict =
+      try container.decodeIfPresent(Bool.self, forKey: .requiresConclusiveVerdict) ?? false
     schedule =
       try container.decodeIfPresent(ScheduleSettings.self, forKey: .schedule) ?? defaults.schedule
   }
@@ -177,5 +213,17 @@ extension String {
       let last = lastIndex(where: { !isSpace($0) })
     else { return "" }
     return self[first...last]
+  }
+}
+
+extension Duration {
+  /// The duration in seconds, as reports and files write it.
+  var seconds: Double {
+    Double(components.seconds) + Double(components.attoseconds) / 1e18
+  }
+
+  /// The duration in nanoseconds, for deadlines on the monotonic clock.
+  var nanoseconds: Int64 {
+    components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
   }
 }

@@ -19,6 +19,28 @@ public struct Target: Sendable {
   /// The target's name: its spec's.
   public var name: String { checkable.name }
 
+  /// Checks the target, in a child started by `worker` when the spec can run in one, else in this process.
+  package func check(
+    _ configuration: Configuration, worker: WorkerCommand?, interruption: Interruption? = nil
+  ) -> CheckReport {
+    guard let checkable = checkable as? any SessionCheckable else {
+      return self.checkable.check(configuration)
+    }
+    return checkable.check(configuration, worker: worker, interruption: interruption)
+  }
+
+  /// Replays `repro`, in a child started by `worker` when its failure ends the process.
+  package func replay(
+    _ repro: Repro, timeLimit: Duration = .seconds(30), worker: WorkerCommand?,
+    interruption: Interruption? = nil
+  ) throws(ReproError) -> ReplayReport {
+    guard let checkable = checkable as? any SessionCheckable else {
+      throw .unknownTarget(path: "", recorded: repro.target)
+    }
+    return try checkable.replay(
+      repro, timeLimit: timeLimit, worker: worker, interruption: interruption)
+  }
+
   /// Creates a target.
   public init(
     _ checkable: any Checkable, summary: String = "", expectation: Expectation? = nil,
@@ -52,10 +74,12 @@ public struct Expectation: Hashable, Sendable {
   }
 }
 
-/// Whether a check found a failure.
+/// What a check concluded.
 public enum Verdict: String, Hashable, Sendable, Codable {
-  /// No failure within the budget.
+  /// The whole budget was explored and nothing failed.
   case pass
   /// A failure was found.
   case fail
+  /// The search was cut short, or could not run, so nothing is claimed.
+  case inconclusive
 }

@@ -26,14 +26,15 @@ struct CommandContext {
   }
 
   /// Checks `target`, in an isolated child unless the configuration says not to or the driver has no worker program.
-  func check(_ target: Target, _ configuration: Configuration) -> CheckReport {
-    guard configuration.isolated, let executable = driver.workerExecutable
-    else {
-      return target.checkable.check(configuration)
-    }
-    var check = IsolatedCheck(target: target, configuration: configuration)
-    check.executable = executable
-    return check.run()
+  func check(_ target: Target, _ configuration: Configuration, interruption: Interruption?)
+    -> CheckReport
+  {
+    target.check(configuration, worker: worker, interruption: interruption)
+  }
+
+  /// How to start a worker child, or nil when the driver checks in its own process.
+  var worker: WorkerCommand? {
+    driver.workerExecutable.map { WorkerCommand(executable: $0) }
   }
 
   /// Prints `value` as one line of JSON, or reports an internal error if it cannot be encoded.

@@ -60,7 +60,7 @@ public struct CommandLineDriver: Sendable {
     IsolatedWorker.runIfRequested(targets: targets)
     var driver = CommandLineDriver(
       targets: targets, programName: programName, benchmarks: benchmarks)
-    driver.workerExecutable = IsolatedCheck.currentExecutable
+    driver.workerExecutable = WorkerCommand.currentExecutable
     exit(driver.run(Array(CommandLine.arguments.dropFirst())))
   }
 

@@ -1,7 +1,8 @@
 /// The status racecheck's command line exits with, following BSD `sysexits.h` where one applies.
 ///
-/// Scripts and CI can tell a found bug (1) from a mistyped command (64), an unusable
-/// repro file (65) and a spec that cannot run (78):
+/// Scripts and CI can tell a found bug (1) from a search cut short (3), a mistyped
+/// command (64), an unusable repro file (65), a spec that cannot run (78) and an
+/// interrupt (130, 143):
 ///
 /// ```swift
 /// let status = CommandLineDriver(targets: targets).run(["run", "LockArray"])
@@ -16,10 +17,35 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
   case usage = 64
   /// A repro file is missing, malformed, truncated or recorded for another target (`EX_DATAERR`).
   case dataError = 65
-  /// racecheck itself failed, for example while encoding its output (`EX_SOFTWARE`).
+  /// racecheck itself failed, for example while encoding its output, or its worker child kept being killed from outside (`EX_SOFTWARE`).
   case internalError = 70
   /// `check` ran out of time before deciding (`EX_TEMPFAIL`: more time may decide it).
   case undecided = 75
   /// The spec is broken: it is invalid or one of its operations threw (`EX_CONFIG`).
   case specError = 78
+  /// The search was cut short (a time limit, the invocation cap, threads that rarely overlapped) or a replay did not reproduce: no verdict is claimed.
+  case inconclusive = 3
+  /// SIGINT stopped the command; what it had found was printed and written (128 + 2).
+  case interrupted = 130
+  /// SIGTERM stopped the command; what it had found was printed and written (128 + 15).
+  case terminated = 143
+}
+
+extension ExitStatus {
+  /// The status of a check's report: what it found, or what stopped it.
+  static func of(_ report: CheckReport) -> ExitStatus {
+    if let signal = report.stoppingSignal { return interrupted(by: signal) }
+    switch report.outcome {
+    case .passed: return .success
+    case .failed: return .failureFound
+    case .inconclusive: return .inconclusive
+    case .specError: return .specError
+    case .killedFromOutside: return .internalError
+    }
+  }
+
+  /// The status of a command stopped by `signal`.
+  static func interrupted(by signal: Int32) -> ExitStatus {
+    signal == 15 ? .terminated : .interrupted
+  }
 }

@@ -45,11 +45,18 @@ struct JSONNumber: Encodable {
 /// `racecheck run --json`: one check's report.
 struct RunJSON: Encodable {
   var target: String
+  /// `pass`, `fail` or `inconclusive`.
   var verdict: Verdict
+  /// Why the search was cut short, for an inconclusive verdict.
+  var inconclusive: OrNull<String>
   var seed: String
+  /// What the search explored: scenarios, invocations, overlapping invocations, distinct outcomes.
+  var search: SearchSummary
   var scenarios: Int
   var invocations: Int
   var seconds: JSONNumber
+  /// The signal that stopped the check, if one did.
+  var interruptedBy: OrNull<String>
   /// How the failure showed: `non-linearizable`, `crash`, `hang` or `exit`; null for a pass.
   var failure: OrNull<String>
   var diagnosis: OrNull<Diagnosis>
@@ -68,7 +75,10 @@ struct RunJSON: Encodable {
   init(_ report: CheckReport) {
     target = report.target
     verdict = report.verdict
+    inconclusive = OrNull(report.inconclusiveReason?.description)
     seed = Configuration.formatSeed(report.seed)
+    search = report.search
+    interruptedBy = OrNull(report.stoppingSignal.map(SignalName.name))
     scenarios = report.scenarios
     invocations = report.invocations
     seconds = JSONNumber(report.seconds)
@@ -89,8 +99,11 @@ struct ReplayJSON: Encodable {
   var file: String
   var target: String
   var seed: String
-  /// `fail` when any invocation failed again.
+  /// `fail` when the failure showed again, `inconclusive` when it did not.
   var verdict: Verdict
+  /// The share of invocations that failed, when any ran.
+  var failureRate: JSONNumber?
+  var seconds: JSONNumber
   var invocations: Int
   var failedInvocations: Int
   /// The diagnosis of a failing invocation of this replay.
@@ -110,7 +123,13 @@ struct ReplayJSON: Encodable {
     self.file = file
     target = report.repro.target
     seed = report.repro.seed
-    verdict = report.failures > 0 ? .fail : .pass
+    verdict =
+      switch report.outcome {
+      case .reproduced: .fail
+      case .notReproduced, .inconclusive, .specError: .inconclusive
+      }
+    failureRate = report.failureRate.map(JSONNumber.init)
+    seconds = JSONNumber(report.seconds)
     invocations = report.invocations
     failedInvocations = report.failures
     diagnosis = OrNull(report.diagnosis)
@@ -134,6 +153,8 @@ struct DemoJSON: Encodable {
     var agrees: Bool
     var seconds: JSONNumber
     var seed: String
+    /// Why the row's search was cut short, for an inconclusive verdict.
+    var inconclusive: OrNull<String>
     var specError: OrNull<String>
   }
 

@@ -1,14 +1,17 @@
 /// Typed values of options, each checked for range with a message that says what would do.
 extension ParsedArguments {
-  /// The integer given for `name`, at least `minimum`, or nil when the option was not given.
-  func integer(_ name: String, atLeast minimum: Int) throws(UsageError) -> Int? {
+  /// The integer given for `name`, from `minimum` to `maximum`, or nil when the option was not given.
+  func integer(_ name: String, atLeast minimum: Int, atMost maximum: Int = .max) throws(UsageError)
+    -> Int?
+  {
     guard let text = value(name) else { return nil }
-    guard let number = Int(text), number >= minimum else {
+    guard let number = Int(text), number >= minimum, number <= maximum else {
       let expected =
-        switch minimum {
-        case 0: "a non-negative integer"
-        case 1: "a positive integer"
-        default: "an integer of at least \(minimum)"
+        switch (minimum, maximum) {
+        case (0, .max): "a non-negative integer"
+        case (1, .max): "a positive integer"
+        case (_, .max): "an integer of at least \(minimum)"
+        default: "an integer from \(minimum) to \(maximum)"
         }
       throw invalid(name, text, expected)
     }
@@ -22,6 +25,11 @@ extension ParsedArguments {
       throw invalid(name, text, "a positive number of seconds")
     }
     return seconds
+  }
+
+  /// A positive, finite duration given in seconds for `name`, or nil when the option was not given.
+  func duration(_ name: String) throws(UsageError) -> Duration? {
+    try seconds(name).map { Duration.milliseconds(Int64(($0 * 1000).rounded(.up))) }
   }
 
   /// The seed given for `name`, in decimal or `0x…` hexadecimal, or nil when the option was not given.

@@ -5,4 +5,9 @@ enum PlainNumber {
     guard value.isFinite else { return "—" }
     return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
   }
+
+  /// A duration as a number of seconds, as `--time` takes it.
+  static func text(_ duration: Duration) -> String {
+    text(duration.seconds)
+  }
 }

@@ -30,7 +30,7 @@ enum Diagnoser {
     return Diagnosis(
       .unclassified,
       evidence:
-        "the results fit none of the known bug patterns; the scenario and history above are the evidence"
+        "the results fit none of the known bug patterns; the minimized scenario and history below are the evidence"
     )
   }
 }

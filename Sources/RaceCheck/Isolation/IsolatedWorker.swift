@@ -6,9 +6,9 @@ import Foundation
   import Darwin
 #endif
 
-/// The child's main: runs the job from its environment and exits, when this process is a worker.
+/// The child's main: serves the parent's requests and exits, when this process is a worker.
 package enum IsolatedWorker {
-  /// Runs the worker job and exits if this process was started as a worker; returns otherwise.
+  /// Serves the worker job and exits if this process was started as a worker; returns otherwise.
   ///
   /// Call it first thing in a program that offers isolation, before anything else starts threads.
   package static func runIfRequested(targets: [Target]) {
@@ -32,16 +32,27 @@ package enum IsolatedWorker {
     return job
   }
 
-  /// Runs `job` on `checkable` with the crash handler installed, reporting through the parent's descriptors, then exits.
-  package static func run(_ job: WorkerJob, on checkable: any IsolatedCheckable) -> Never {
+  /// Serves `job`'s requests on `checkable` with the crash handler installed, then exits when the parent closes the requests pipe.
+  static func run(_ job: WorkerJob, on checkable: any IsolatedCheckable) -> Never {
+    // An interrupt from the terminal reaches the whole process group; the parent decides what it means.
+    signal(SIGINT, SIG_IGN)
+    endWithParent(job.parent)
     do {
       let recorder = try FlightRecorder(mappingFileDescriptor: WorkerJob.recorderDescriptor)
       try CrashCapture.install(reportingTo: WorkerJob.reportDescriptor, flightRecorder: recorder)
       let link = WorkerLink(recorder: recorder, messages: WorkerJob.messagesDescriptor)
-      if let scenario = job.scenario {
-        checkable.run(scenario, job: job, link: link)
-      } else {
-        link.send(.report(checkable.check(job.configuration, link: link)))
+      let runner = checkable.makeRunner(job.configuration, observer: link)
+      let decoder = JSONDecoder()
+      for line in RequestLines(descriptor: WorkerJob.requestsDescriptor) {
+        guard let request = try? decoder.decode(RunRequest.self, from: Data(line)) else {
+          Console.printError("racecheck worker: a request cannot be read")
+          exit(70)
+        }
+        do {
+          link.send(.result(try runner.run(request)))
+        } catch {
+          link.send(.failed(error))
+        }
       }
       exit(0)
     } catch {
@@ -49,51 +60,73 @@ package enum IsolatedWorker {
       exit(70)
     }
   }
+
+  /// Ends this process within a fraction of a second of its parent's end, whatever the code under test is doing.
+  private static func endWithParent(_ parent: Int32) {
+    guard parent > 0 else { return }
+    let watcher = Thread {
+      while getppid() == parent { usleep(100_000) }
+      _exit(70)
+    }
+    watcher.name = "racecheck-parent-watch"
+    watcher.start()
+  }
+}
+
+/// The lines read from a descriptor until end-of-file, each without its newline.
+private struct RequestLines: Sequence, IteratorProtocol {
+  let descriptor: Int32
+  private var buffered: [UInt8] = []
+
+  init(descriptor: Int32) {
+    self.descriptor = descriptor
+  }
+
+  mutating func next() -> [UInt8]? {
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+      if let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
+        let line = Array(buffered[..<newline])
+        buffered.removeSubrange(...newline)
+        return line
+      }
+      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0, errno == EINTR { continue }
+      guard count > 0 else { return nil }
+      buffered += chunk[..<count]
+    }
+  }
 }
 
 /// A checkable that can run in an isolated child; every ``Spec`` is one.
-package protocol IsolatedCheckable {
-  /// Checks as ``Checkable/check(_:)`` does, announcing scenarios and operations through `link`.
-  func check(_ configuration: Configuration, link: WorkerLink) -> CheckReport
-
-  /// Runs `scenario` `job.configuration.invocations` times, announcing it through `link`.
-  ///
-  /// In schedule mode it explores up to that many of the scenario's schedules, with the
-  /// strategy seeded as for scenario `job.scenarioIndex` of the configuration's run, and
-  /// streams the trace of `job.tracedSchedule`.
-  func run(_ scenario: Scenario, job: WorkerJob, link: WorkerLink)
+protocol IsolatedCheckable {
+  /// The in-process runner of `configuration`'s mode, reporting its progress to `observer`.
+  func makeRunner(_ configuration: Configuration, observer: (any RunObserver)?)
+    -> any ScenarioRunning
 
   /// The array model's elements after `calls` from the initial state, or nil when the model is not an array or a call does not fit.
   func arrayElements(after calls: [Scenario.Call]) -> [Value]?
 }
 
 extension Spec: IsolatedCheckable {
-  package func check(_ configuration: Configuration, link: WorkerLink) -> CheckReport {
-    if configuration.schedule != nil {
-      return ScheduleCheck(spec: self, configuration: configuration, link: link).run()
-    }
-    return StressCheck(spec: self, configuration: configuration, link: link).run()
+  func makeRunner(_ configuration: Configuration, observer: (any RunObserver)?)
+    -> any ScenarioRunning
+  {
+    makeRunner(configuration, observer: observer, interruption: nil)
   }
 
-  package func run(_ scenario: Scenario, job: WorkerJob, link: WorkerLink) {
-    var configuration = job.configuration
-    if var settings = configuration.schedule {
-      settings.schedulesPerScenario = min(settings.schedulesPerScenario, configuration.invocations)
-      configuration.schedule = settings
-      var check = ScheduleCheck(spec: self, configuration: configuration, link: link)
-      check.tracedSchedule = job.tracedSchedule
-      let seed = ScheduleCheck<Subject, Model>.strategySeed(
-        configuration.effectiveSeed(forSpecNamed: name), scenarioIndex: job.scenarioIndex)
-      _ = try? check.explore(scenario, seed: seed, stopAtFirstFailure: false)
-      return
+  /// The in-process runner of `configuration`'s mode.
+  func makeRunner(
+    _ configuration: Configuration, observer: (any RunObserver)?, interruption: Interruption?
+  ) -> any ScenarioRunning {
+    if let settings = configuration.schedule {
+      return ScheduleScenarioRunner(spec: self, settings: settings, observer: observer)
     }
-    guard let prepared = try? PreparedScenario(scenario, spec: self) else { return }
-    let runner = StressRunner(spec: self, threads: max(1, scenario.parallel.count), link: link)
-    defer { runner.shutDown() }
-    _ = try? runner.run(prepared, invocations: configuration.invocations, stopAtFirstFailure: false)
+    return StressScenarioRunner(
+      spec: self, observer: observer, shouldStop: { interruption?.signal != nil })
   }
 
-  package func arrayElements(after calls: [Scenario.Call]) -> [Value]? {
+  func arrayElements(after calls: [Scenario.Call]) -> [Value]? {
     guard var array = model as? ArrayModel else { return nil }
     for call in calls {
       guard let step = try? ArrayModel.step(call.operation, call.arguments) else { return nil }

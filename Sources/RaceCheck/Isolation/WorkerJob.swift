@@ -1,6 +1,6 @@
 import Foundation
 
-/// What an isolated child is asked to check, passed to it in its environment.
+/// What an isolated child serves, passed to it in its environment; the requests themselves come on a pipe.
 package struct WorkerJob: Codable, Sendable {
   /// The environment variable that holds the job, as JSON; its presence puts a program in worker mode.
   package static let environmentKey = "RACECHECK_WORKER_JOB"
@@ -10,22 +10,20 @@ package struct WorkerJob: Codable, Sendable {
   package static let reportDescriptor: Int32 = 4
   /// The child's descriptor for the flight recorder's shared memory.
   package static let recorderDescriptor: Int32 = 5
+  /// The child's descriptor for requests from the parent, one JSON line each.
+  package static let requestsDescriptor: Int32 = 6
 
-  /// The target to check.
+  /// The target to run.
   package var target: String
-  /// How to check it.
+  /// The check's configuration: its mode and schedule settings.
   package var configuration: Configuration
-  /// A scenario to run as is, `configuration.invocations` times, instead of a check; nil for a check.
-  package var scenario: Scenario? = nil
-  /// The index the scenario had in the run it came from, which seeds its schedules in schedule mode.
-  package var scenarioIndex: Int = 0
-  /// In schedule mode, the schedule of the scenario whose trace the child streams as it runs.
-  package var tracedSchedule: Int? = nil
-  /// The source location of the `check` call to run, when the child is a re-launched test binary.
+  /// The source location of the `check` call to serve, when the child is a re-launched test binary.
   ///
   /// A test may check the same spec at several places; only the call at this location
   /// becomes the worker, and the others return at once.
   package var callSite: String? = nil
+  /// The parent's process id: the child ends itself when its parent is gone.
+  package var parent: Int32 = 0
 
   /// The job this process was started with, or nil when it is not a worker.
   static var current: WorkerJob? {

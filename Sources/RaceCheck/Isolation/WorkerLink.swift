@@ -8,11 +8,10 @@ import Foundation
 
 /// The child's side of an isolated check: announces each scenario to the parent and keeps the flight recorder current.
 ///
-/// Announcements are JSON lines on descriptor ``WorkerJob/messagesDescriptor``; the
-/// recorder's scenario number is the announcement's sequence number, so that after a
-/// crash the parent knows exactly which scenario (generated or a shrinking candidate)
-/// was running, and which of its calls each thread had in flight.
-package final class WorkerLink: @unchecked Sendable {
+/// Messages are JSON lines on descriptor ``WorkerJob/messagesDescriptor``; the recorder's
+/// scenario number is the announcement's sequence number, so that after a crash the parent
+/// knows which invocation was running and which calls each thread had in flight.
+package final class WorkerLink: RunObserver, @unchecked Sendable {
   /// The shared-memory record of what is in flight.
   package let recorder: FlightRecorder
   private let messages: Int32
@@ -24,11 +23,31 @@ package final class WorkerLink: @unchecked Sendable {
     self.messages = messages
   }
 
-  /// Tells the parent that `scenario` runs next, and returns its sequence number.
-  func announce(_ scenario: Scenario) -> Int {
+  func scenarioStarts(_ scenario: Scenario) -> Int {
     sequence += 1
     send(.scenario(sequence: sequence, scenario: scenario))
     return sequence
+  }
+
+  func invocationStarts(scenario sequence: Int, invocation: Int) {
+    recorder.beginInvocation(scenario: sequence, invocation: invocation)
+  }
+
+  func threadStarts(_ thread: Int) {
+    recorder.registerThread(thread)
+    try? CrashCapture.prepareThread()
+  }
+
+  func operationStarts(thread: Int, index: Int) {
+    recorder.beginOperation(thread: thread, index: index)
+  }
+
+  func operationEnds(thread: Int) {
+    recorder.endOperation(thread: thread)
+  }
+
+  func traced(_ event: InterleavingTrace.Event) {
+    send(.trace(event))
   }
 
   /// Sends one message as a JSON line.
@@ -47,21 +66,13 @@ package final class WorkerLink: @unchecked Sendable {
 }
 
 /// A message from an isolated child to its parent.
-package enum WorkerMessage: Codable, Sendable {
+enum WorkerMessage: Codable, Sendable {
   /// The scenario with this sequence number runs next.
   case scenario(sequence: Int, scenario: Scenario)
-  /// The check finished with this report.
-  case report(CheckReport)
-  /// A change to the trace of the schedule the job asked to trace.
+  /// A change to the trace of the schedule the request asked to trace.
   case trace(InterleavingTrace.Event)
-}
-
-extension WorkerMessage {
-  /// The messages in `bytes`, one per complete line; a line cut off by a crash, or garbage, is skipped.
-  static func parse(_ bytes: [UInt8]) -> [WorkerMessage] {
-    let decoder = JSONDecoder()
-    return bytes.split(separator: UInt8(ascii: "\n")).compactMap {
-      try? decoder.decode(WorkerMessage.self, from: Data($0))
-    }
-  }
+  /// The request was served with this result.
+  case result(RunResult)
+  /// The request could not be served.
+  case failed(RunError)
 }

@@ -28,7 +28,7 @@ extension CheckReport {
     ]
     if failure.kind == .nonLinearizable {
       lines += ["", "Why no order works:"]
-      lines += failure.explanation.lines(history: failure.history)
+      lines += failure.evidence.explanation?.lines(history: failure.history) ?? []
     }
     lines += [
       "",
@@ -41,6 +41,7 @@ extension CheckReport {
         + "found in scenario \(failure.scenarioIndex + 1) after \(invocations) schedule\(invocations == 1 ? "" : "s") "
         + "(\(Self.formatSeconds(seconds)) with shrinking).",
     ]
+    lines += interruptionLines
     lines += replayLines(failure)
     return lines.joined(separator: "\n")
   }

@@ -12,12 +12,51 @@ extension CheckReport: CustomStringConvertible {
       lines += ["", "Seed: \(Configuration.formatSeed(seed))"]
       return lines.joined(separator: "\n")
     }
-    guard let failure else {
-      return "racecheck: \(target) passed: \(scenarios) scenario\(scenarios == 1 ? "" : "s"), "
-        + "\(invocations) invocations, no failure (seed \(Configuration.formatSeed(seed)), "
-        + "\(Self.formatSeconds(seconds)))"
+    switch outcome {
+    case .passed:
+      return "racecheck: \(target) passed: \(searchDescription), no failure "
+        + "(seed \(Configuration.formatSeed(seed)), \(Self.formatSeconds(seconds)))"
+    case .inconclusive(let reason):
+      var lines = [
+        "racecheck: \(target) is inconclusive: \(reason).",
+        "No failure was found in what ran (\(searchDescription)), but the search was cut short, "
+          + "so this is not a pass.",
+        "Seed: \(Configuration.formatSeed(seed)) (\(Self.formatSeconds(seconds))).",
+      ]
+      if let replayCommand { lines.append("Run it again: \(replayCommand)") }
+      return lines.joined(separator: "\n")
+    case .killedFromOutside(let signal, let attempts):
+      return "racecheck: \(target): no verdict: the isolated child was killed by "
+        + "\(SignalName.name(of: signal)) \(attempts) times in a row, a signal the code under test did not "
+        + "raise (killed from outside: another process, or the OOM killer); the code under test is not blamed. "
+        + "Seed: \(Configuration.formatSeed(seed))."
+    case .failed(let failure):
+      return failureDescription(failure)
+    case .specError:
+      return ""
     }
-    return failureDescription(failure)
+  }
+
+  /// What the search explored, as a pass or an inconclusive verdict states it.
+  var searchDescription: String {
+    let scenarios = "\(search.scenarios) of \(search.plannedScenarios) scenarios"
+    if configuration.schedule != nil {
+      return "\(scenarios), \(search.invocations) schedules, "
+        + "\(search.distinctOutcomes) distinct outcomes"
+    }
+    return "\(scenarios), \(search.invocations) invocations of which "
+      + "\(search.overlappingInvocations) ran their threads at the same time, "
+      + "\(search.distinctOutcomes) distinct outcomes"
+  }
+
+  /// The line that says a signal stopped the check after it found its failure.
+  var interruptionLines: [String] {
+    guard let interruptedBy else { return [] }
+    return [
+      "",
+      "Interrupted by \(SignalName.name(of: interruptedBy)) while explaining the failure: the scenario "
+        + "is the smallest found so far.",
+    ]
   }
 
   private func failureDescription(_ failure: FailureReport) -> String {
@@ -37,14 +76,18 @@ extension CheckReport: CustomStringConvertible {
       "",
       "Why no order works:",
     ]
-    lines += failure.explanation.lines(history: failure.history)
+    lines += failure.evidence.explanation?.lines(history: failure.history) ?? []
     lines += [
       "",
-      "The minimized scenario failed in \(failure.failedInvocations) of \(failure.invocations) invocations "
-        + "(stress interleavings vary from run to run).",
+      failure.failedInvocations > 0
+        ? "The minimized scenario failed in \(failure.failedInvocations) of \(failure.invocations) further "
+          + "invocations (stress interleavings vary from run to run)."
+        : "The minimized scenario failed in none of \(failure.invocations) further invocations: the "
+          + "interleaving above is rare; a replay runs until it shows again.",
       "Seed: \(Configuration.formatSeed(seed)); found in scenario \(failure.scenarioIndex + 1) after "
         + "\(invocations) invocation\(invocations == 1 ? "" : "s") (\(Self.formatSeconds(seconds)) with shrinking).",
     ]
+    lines += interruptionLines
     lines += replayLines(failure)
     return lines.joined(separator: "\n")
   }
@@ -52,10 +95,9 @@ extension CheckReport: CustomStringConvertible {
   func replayLines(_ failure: FailureReport) -> [String] {
     var lines: [String] = []
     if let replayCommand { lines.append("Replay: \(replayCommand)") }
-    if let path = failure.reproPath {
-      lines.append("Repro file: \(path)  (racecheck replay \(path))")
-    } else if let error = failure.reproError {
-      lines.append("Repro file: not written: \(error)")
+    switch failure.repro {
+    case .written(let path): lines.append("Repro file: \(path)  (racecheck replay \(path))")
+    case .notWritten(let error): lines.append("Repro file: not written: \(error)")
     }
     return lines
   }
@@ -111,6 +153,7 @@ extension CheckReport: CustomStringConvertible {
       "Seed: \(Configuration.formatSeed(seed)); \(scenarios) scenario\(scenarios == 1 ? "" : "s") run "
         + "(\(Self.formatSeconds(seconds))).",
     ]
+    lines += interruptionLines
     lines += replayLines(failure)
     return lines.joined(separator: "\n")
   }

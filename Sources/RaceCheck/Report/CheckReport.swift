@@ -1,4 +1,4 @@
-/// What a check found: the verdict, the budget spent and, for a failure, the full evidence.
+/// What a check found: the verdict, what the search explored and, for a failure, the full evidence.
 ///
 /// Its `description` is the report a test failure or the command line prints.
 public struct CheckReport: Sendable, Codable {
@@ -8,26 +8,70 @@ public struct CheckReport: Sendable, Codable {
   public var seed: UInt64
   /// The configuration the run used.
   public var configuration: Configuration
-  /// The number of scenarios run before stopping.
-  public var scenarios: Int
-  /// The number of invocations run before stopping, shrinking not included.
-  public var invocations: Int
+  /// What the search explored before it stopped.
+  public var search: SearchSummary
   /// Wall-clock seconds, shrinking included.
   public var seconds: Double
-  /// The failure found, or nil.
-  public var failure: FailureReport?
-  /// An operation of the spec threw, which ends the check without a verdict on the subject.
-  public var specError: SpecError?
+  /// How the check ended.
+  public var outcome: CheckOutcome
+  /// The signal that stopped the check after it had found its failure, if one did: the failure is then shrunk only as far as it got.
+  public var interruptedBy: Int32?
   /// The command that runs the check again, shown at the end of a failure report.
   public var replayCommand: String?
   /// The names of the spec's operations that return nothing, whose results reports leave out.
   var voidOperations: Set<String> = []
 
-  /// `.fail` when a failure was found, else `.pass`.
-  public var verdict: Verdict { failure == nil ? .pass : .fail }
+  /// Creates a report of a check that has not explored anything yet.
+  init(target: String, seed: UInt64, configuration: Configuration, outcome: CheckOutcome = .passed)
+  {
+    self.target = target
+    self.seed = seed
+    self.configuration = configuration
+    self.search = SearchSummary(plannedScenarios: configuration.scenarios)
+    self.seconds = 0
+    self.outcome = outcome
+  }
+
+  /// `.fail` for a failure, `.inconclusive` for a search cut short or a check that could not run, else `.pass`.
+  public var verdict: Verdict {
+    switch outcome {
+    case .passed: .pass
+    case .failed: .fail
+    case .inconclusive, .specError, .killedFromOutside: .inconclusive
+    }
+  }
+
+  /// The failure found, or nil.
+  public var failure: FailureReport? {
+    if case .failed(let failure) = outcome { return failure }
+    return nil
+  }
+
+  /// The spec's error, when the spec could not run.
+  public var specError: SpecError? {
+    if case .specError(let error) = outcome { return error }
+    return nil
+  }
+
+  /// Why the search was cut short, when it was.
+  public var inconclusiveReason: InconclusiveReason? {
+    if case .inconclusive(let reason) = outcome { return reason }
+    return nil
+  }
+
+  /// The signal that stopped the check, whether before or after it found a failure.
+  public var stoppingSignal: Int32? {
+    if case .inconclusive(.interrupted(let signal)) = outcome { return signal }
+    return interruptedBy
+  }
+
+  /// The number of scenarios run before stopping.
+  public var scenarios: Int { search.scenarios }
+  /// The number of invocations run before stopping, shrinking not included.
+  public var invocations: Int { search.invocations }
 }
 
-/// A failure with its minimized scenario, history, diagnosis and the way to replay it.
+/// A failure with its minimized scenario, evidence, diagnosis and the way to replay it.
 public struct FailureReport: Sendable, Codable {
   /// How the subject failed.
   public enum Kind: String, Sendable, Codable {
@@ -47,8 +91,10 @@ public struct FailureReport: Sendable, Codable {
     case stepBound = "step-bound"
   }
 
-  /// How the subject failed.
-  public var kind: Kind
+  /// What the minimized failure showed.
+  public var evidence: Evidence
+  /// The named bug.
+  public var diagnosis: Diagnosis
   /// Seconds from the start of the check until the first failing invocation, before shrinking.
   public var secondsToFind: Double
   /// The scenario that failed first, before shrinking.
@@ -57,30 +103,42 @@ public struct FailureReport: Sendable, Codable {
   public var scenarioIndex: Int
   /// The smallest scenario found that still fails.
   public var scenario: Scenario
-  /// A failing history of `scenario`.
-  public var history: History
-  /// Why no order works: the longest prefix the checker could place and what the model would have returned next.
-  public var explanation: Explanation
-  /// The named bug.
-  public var diagnosis: Diagnosis
-  /// How many of the last run's invocations of `scenario` failed.
-  public var failedInvocations: Int
-  /// How many invocations of `scenario` that run made.
-  public var invocations: Int
   /// The number of shrinking steps taken.
   public var shrinkSteps: Int
-  /// What was seen of a crash, hang or early exit; nil for a result no order explains.
-  public var crash: CrashEvidence?
-  /// Where the repro file was written, or nil if it could not be.
-  public var reproPath: String?
-  /// Why the repro file could not be written, when it could not.
-  public var reproError: String?
+  /// Whether shrinking stopped at its time limit or an interrupt rather than at a minimal scenario.
+  public var shrinkingCutShort: Bool
+  /// How many invocations (schedules, in schedule mode) of `scenario` failed in the run that measured it.
+  public var failedInvocations: Int
+  /// How many invocations that run made.
+  public var invocations: Int
+  /// Where the repro file went.
+  public var repro: ReproFile
   /// Schedule mode: the interleaving of the failing schedule, step by step.
   public var trace: InterleavingTrace?
   /// Schedule mode: the number of the failing schedule within its scenario.
   public var scheduleIndex: Int?
   /// Schedule mode: what the scheduler noticed besides the failure, such as a barrier on a serial queue.
   public var findings: [Diagnosis]?
+
+  /// How the subject failed.
+  public var kind: Kind { evidence.kind }
+  /// A failing history of `scenario`; empty for a death, which has none.
+  public var history: History { evidence.history ?? History(entries: []) }
+  /// What was seen of a crash, a hang or an early exit; nil for a failure with a history.
+  public var crash: CrashEvidence? { evidence.crash }
+  /// Where the repro file was written, or nil if it could not be.
+  public var reproPath: String? {
+    if case .written(let path) = repro { return path }
+    return nil
+  }
+}
+
+/// Where a failure's repro file went.
+public enum ReproFile: Sendable, Codable, Hashable {
+  /// Written at this path.
+  case written(String)
+  /// Not written, for this reason.
+  case notWritten(String)
 }
 
 /// The checker's account of why a history has no linearization.
@@ -103,7 +161,7 @@ public struct Explanation: Sendable, Hashable, Codable {
   }
 }
 
-/// An operation of the spec threw: the spec, not the subject, is at fault.
+/// An operation of the spec threw, or the spec cannot run: the spec, not the subject, is at fault.
 public struct SpecError: Error, Sendable, Codable, CustomStringConvertible {
   /// What went wrong, in one line.
   public var message: String

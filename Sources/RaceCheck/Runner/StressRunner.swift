@@ -20,7 +20,14 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     var searches: Int
     /// The first history without a linearization, with the checker's longest prefix.
     var firstFailure: Failure?
+    /// The number of distinct outcomes (results and real-time order) the checker decided.
+    var distinctOutcomes: Int = 0
+    /// Whether the run stopped at the cap of ``StressRunner/capFactor`` times the invocations before enough of them overlapped.
+    var capped: Bool = false
   }
+
+  /// How many times the requested invocations a run may make to reach that many overlapping ones.
+  static var capFactor: Int { 10 }
 
   /// A history without a linearization.
   struct Failure {
@@ -35,8 +42,8 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
   private let go: SpinBarrier
   private let finish: SpinBarrier
   private let stopped = DispatchGroup()
-  /// The parent's view of this run when it happens in an isolated child.
-  private let link: WorkerLink?
+  /// Watches the run when it happens in an isolated child.
+  private let observer: (any RunObserver)?
 
   // Written by thread 0 before `start`, read by the other threads after it.
   private var subject: Subject?
@@ -56,9 +63,9 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
   }
 
   /// Creates a runner with `threads` threads, `threads - 1` of them started now.
-  init(spec: Spec<Subject, Model>, threads: Int, link: WorkerLink? = nil) {
+  init(spec: Spec<Subject, Model>, threads: Int, observer: (any RunObserver)? = nil) {
     self.spec = spec
-    self.link = link
+    self.observer = observer
     self.threads = max(1, threads)
     start = SpinBarrier(parties: self.threads)
     go = SpinBarrier(parties: self.threads, spinLimit: 1_000_000)
@@ -76,6 +83,9 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     }
   }
 
+  /// The number of threads the runner was made with: the widest scenario it can run.
+  var threadCount: Int { threads }
+
   /// Stops the threads; the runner cannot run anything afterwards.
   func shutDown() {
     guard threads > 1, !shuttingDown else { return }
@@ -89,10 +99,7 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
   }
 
   private func workerLoop(_ thread: Int) {
-    if let link {
-      link.recorder.registerThread(thread)
-      try? CrashCapture.prepareThread()
-    }
+    observer?.threadStarts(thread)
     while true {
       start.arriveAndWait()
       if shuttingDown { return }
@@ -109,7 +116,7 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
   ///   - deadline: A monotonic time in nanoseconds after which no new invocation starts.
   func run(
     _ scenario: PreparedScenario<Subject, Model>, invocations: Int, stopAtFirstFailure: Bool = true,
-    deadline: Int64? = nil, seed: UInt64 = 0
+    deadline: Int64? = nil, seed: UInt64 = 0, shouldStop: () -> Bool = { false }
   ) throws(OperationError) -> Result {
     precondition(scenario.columns.count <= threads, "the scenario has more threads than the runner")
     let calls = scenario.scenario.size
@@ -123,8 +130,8 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     columns = scenario.columns + Array(repeating: [], count: threads - scenario.columns.count)
     columnOffsets = offsets + Array(repeating: offset, count: threads - offsets.count)
     let concurrent = scenario.columns.filter { !$0.isEmpty }.count > 1
-    let sequence = link?.announce(scenario.scenario) ?? 0
-    link?.recorder.registerThread(0)
+    let sequence = observer?.scenarioStarts(scenario.scenario) ?? 0
+    observer?.threadStarts(0)
     let checker = OutcomeChecker(
       initial: spec.model, steps: scenario.steps, columnRanges: columnRanges)
     var random = SplitMix64(seed: seed)
@@ -138,10 +145,15 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     // and such an invocation tests nothing concurrent. The budget counts only those in
     // which they did, up to ten times as many invocations in all, so that a check is
     // as thorough on busy cores as on idle ones.
-    while result.concurrentInvocations < invocations && result.invocations < 10 * invocations {
+    while result.concurrentInvocations < invocations {
+      if result.invocations >= Self.capFactor * invocations {
+        result.capped = true
+        break
+      }
       if let deadline, result.invocations > 0, MonotonicClock.now() > deadline { break }
+      if result.invocations & 0x3F == 0x3F, shouldStop() { break }
       result.invocations += 1
-      link?.recorder.beginInvocation(scenario: sequence, invocation: result.invocations - 1)
+      observer?.invocationStarts(scenario: sequence, invocation: result.invocations - 1)
       let subject = spec.make()
       var index = 0
       for call in scenario.initial {
@@ -194,6 +206,7 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
       if stopAtFirstFailure { break }
     }
     result.searches = checker.searches
+    result.distinctOutcomes = checker.searches
     return result
   }
 
@@ -219,8 +232,8 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     _ call: PreparedScenario<Subject, Model>.Call, on subject: Subject, at index: Int,
     into record: inout InvocationRecord, scenario: PreparedScenario<Subject, Model>
   ) throws(OperationError) {
-    link?.recorder.beginOperation(thread: 0, index: index)
-    defer { link?.recorder.endOperation(thread: 0) }
+    observer?.operationStarts(thread: 0, index: index)
+    defer { observer?.operationEnds(thread: 0) }
     record.callTimes[index] = MonotonicClock.now()
     do {
       record.results[index] = try call.perform(subject, call.arguments)
@@ -259,7 +272,7 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     }
     for call in column {
       if pausing { spin(pauses.next()) }
-      link?.recorder.beginOperation(thread: thread, index: index)
+      observer?.operationStarts(thread: thread, index: index)
       slot.record.callTimes[index] = MonotonicClock.now()
       do {
         slot.record.results[index] = try call.perform(subject, call.arguments)
@@ -269,7 +282,7 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
         return
       }
       slot.record.returnTimes[index] = MonotonicClock.now()
-      link?.recorder.endOperation(thread: thread)
+      observer?.operationEnds(thread: thread)
       index += 1
     }
   }

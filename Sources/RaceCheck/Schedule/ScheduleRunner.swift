@@ -25,17 +25,17 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
   private let strategy: ControlledScheduler.StrategyBox
   private let voidOperations: Set<String>
   private let calls: [Scenario.Call]
-  /// The link to the parent when the check runs in an isolated child: each column registers its thread slot and marks its calls in flight.
-  private let link: WorkerLink?
-  /// The schedule whose trace is streamed to the parent through ``link`` as it runs, if any.
+  /// Watches the run when it happens in an isolated child: each column registers its thread slot and marks its calls in flight.
+  private let observer: (any RunObserver)?
+  /// The schedule whose trace is streamed to ``observer`` as it runs, if any.
   var tracedSchedule: Int?
 
   init(
     spec: Spec<Subject, Model>, scenario: PreparedScenario<Subject, Model>,
     settings: ScheduleSettings, seed: UInt64, replaying choices: [Int]? = nil,
-    link: WorkerLink? = nil
+    observer: (any RunObserver)? = nil
   ) {
-    self.link = link
+    self.observer = observer
     self.spec = spec
     self.scenario = scenario
     self.settings = settings
@@ -65,8 +65,8 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
   /// Runs schedule `index`, or returns nil when the strategy has no schedule left.
   func run(schedule index: Int) -> Outcome? {
     let scheduler = ControlledScheduler(strategy: strategy, maxSteps: settings.maxSteps)
-    if index == tracedSchedule, let link {
-      scheduler.traceObserver = { link.send(.trace($0)) }
+    if index == tracedSchedule, let observer {
+      scheduler.traceObserver = { observer.traced($0) }
     }
     let state = State(capacity: calls.count)
     let ran = scheduler.runSchedule(index) { [self] root in
@@ -107,14 +107,14 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
     let others = scenario.columns.indices.dropFirst().map { column in
       scheduler.spawn(name: "Thread \(column)", clock: VectorClock(), wait: .gate(gate)) {
         [self] thread in
-        link?.recorder.registerThread(column)
+        observer?.threadStarts(column)
         thread.clock.join(gate.clock)
         for (position, call) in scenario.columns[column].enumerated() {
           perform(call, at: offsets[column] + position, on: thread, scheduler, state)
         }
       }
     }
-    link?.recorder.registerThread(0)
+    observer?.threadStarts(0)
     state.subject = spec.make()
     for (index, call) in scenario.initial.enumerated() {
       perform(call, at: index, on: root, scheduler, state)
@@ -151,8 +151,8 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
     defer { thread.isBusy = false }
     state.time += 1
     state.record.callTimes[index] = state.time
-    link?.recorder.beginOperation(thread: thread.id, index: index)
-    defer { link?.recorder.endOperation(thread: thread.id) }
+    observer?.operationStarts(thread: thread.id, index: index)
+    defer { observer?.operationEnds(thread: thread.id) }
     do {
       state.record.results[index] = try call.perform(subject, call.arguments)
     } catch {

@@ -33,49 +33,48 @@ public func check<Subject, Model>(
   line: UInt = #line,
   column: UInt = #column
 ) -> CheckReport {
-  func fail(_ message: String) {
+  func record(_ message: String, asWarning: Bool = false) {
     if !TestFailureRecorder.record(
-      message, fileID: fileID, filePath: filePath, line: line, column: column)
+      message, asWarning: asWarning, fileID: fileID, filePath: filePath, line: line,
+      column: column)
     {
       Console.printError(message)
     }
   }
   let callSite = "\(fileID):\(line):\(column)"
-  // In a re-launched test binary, the check the parent asked for runs as the worker and
+  // In a re-launched test binary, the check the parent asked for serves as the worker and
   // exits; any other check on the way is skipped.
   if let job = IsolatedWorker.currentJob() {
     if job.target == spec.name, job.callSite == callSite { IsolatedWorker.run(job, on: spec) }
-    return CheckReport(
-      target: spec.name, seed: 0, configuration: configuration, scenarios: 0, invocations: 0,
-      seconds: 0)
+    return CheckReport(target: spec.name, seed: 0, configuration: configuration)
   }
   var configuration = configuration
-  if let text = getenv("RACECHECK_SEED").map({ String(cString: $0) }) {
-    guard let seed = Configuration.parseSeed(text) else {
-      var report = CheckReport(
-        target: spec.name, seed: 0, configuration: configuration, scenarios: 0, invocations: 0,
-        seconds: 0)
-      report.specError = SpecError(
-        message: "RACECHECK_SEED='\(text)' is not a seed: use decimal or 0x… hexadecimal")
-      fail(report.description)
-      return report
-    }
-    configuration.seed = seed
+  do throws(TestReplay.Error) {
+    try TestReplay.apply(to: &configuration)
+  } catch {
+    let report = CheckReport(
+      target: spec.name, seed: 0, configuration: configuration,
+      outcome: .specError(SpecError(message: error.description)))
+    record(report.description)
+    return report
   }
-  var report: CheckReport
+  var worker: WorkerCommand?
   if configuration.isolated, let relaunch = TestRelaunch.current {
-    var isolated = IsolatedCheck(target: Target(spec), configuration: configuration)
-    isolated.arguments = relaunch.arguments
-    isolated.callSite = callSite
-    report = isolated.run()
-  } else {
-    report = spec.check(configuration)
+    worker = WorkerCommand(
+      executable: WorkerCommand.currentExecutable, arguments: relaunch.arguments,
+      callSite: callSite)
   }
+  var report = spec.check(configuration, worker: worker, interruption: nil)
   let testName = function.split(separator: "(").first.map(String.init) ?? function
-  report.replayCommand =
-    "RACECHECK_SEED=\(Configuration.formatSeed(report.seed)) swift test --filter \(testName)"
-  if report.specError != nil || report.failure != nil {
-    fail(report.description)
+  report.replayCommand = TestReplay.command(
+    seed: report.seed, scenario: report.failure?.scenarioIndex, testName: testName)
+  switch report.outcome {
+  case .passed:
+    break
+  case .failed, .specError, .killedFromOutside:
+    record(report.description)
+  case .inconclusive:
+    record(report.description, asWarning: !configuration.requiresConclusiveVerdict)
   }
   return report
 }

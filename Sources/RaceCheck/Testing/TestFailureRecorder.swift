@@ -22,18 +22,22 @@ enum TestFailureRecorder {
     return xcTestFail == nil ? .none : .xcTest
   }
 
-  /// Records `message` as a failure at the given source location; returns false when no framework took it.
+  /// Records `message` as a failure, or as a warning, at the given source location; returns false when no framework took it.
+  ///
+  /// XCTest has no warnings: there a warning goes to standard error, where the test log shows it.
   @discardableResult
   static func record(
-    _ message: String, fileID: String, filePath: StaticString, line: UInt, column: UInt
+    _ message: String, asWarning: Bool = false, fileID: String, filePath: StaticString,
+    line: UInt, column: UInt
   ) -> Bool {
     if Test.current != nil {
       Issue.record(
-        Comment(rawValue: message),
+        Comment(rawValue: message), severity: asWarning ? .warning : .error,
         sourceLocation: SourceLocation(
           fileID: fileID, filePath: "\(filePath)", line: Int(line), column: Int(column)))
       return true
     }
+    if asWarning { return false }
     guard let xcTestFail else { return false }
     xcTestFail(message, filePath, line)
     return true

@@ -85,12 +85,52 @@ extension RaceCheckTestSuite {
 
     // MARK: run
 
-    @Test func runOfACorrectCounterPasses() {
-      let result = CLI.invoke(["run", "LockedCounter", "--scenarios", "3", "--invocations", "50"])
+    @Test func runOfACorrectCounterPassesAndStatesWhatItExplored() {
+      // One thread: every invocation counts, so the pass does not depend on the machine's load.
+      let result = CLI.invoke([
+        "run", "LockedCounter", "--threads", "1", "--scenarios", "3", "--invocations", "50",
+      ])
       #expect(result.status == 0)
-      // Invocations whose threads never overlapped are run again, so the total is at least 150.
-      #expect(result.output.hasPrefix("racecheck: LockedCounter passed: 3 scenarios, "))
-      #expect(result.output.contains("invocations, no failure"))
+      #expect(
+        result.output.hasPrefix(
+          "racecheck: LockedCounter passed: 3 of 3 scenarios, 150 invocations of which 150 ran their "
+            + "threads at the same time, "),
+        "\(result.output)")
+      #expect(result.output.contains("distinct outcomes, no failure"))
+    }
+
+    @Test func runCutShortByItsTimeLimitIsInconclusiveWithItsOwnStatus() {
+      let result = CLI.invoke([
+        "run", "LockedCounter", "--threads", "1", "--scenarios", "100000000", "--time", "0.2",
+      ])
+      #expect(result.status == 3)
+      #expect(
+        result.output.hasPrefix(
+          "racecheck: LockedCounter is inconclusive: the time limit ended the search after "),
+        "\(result.output)")
+      #expect(result.output.contains("so this is not a pass"))
+    }
+
+    @Test func runJSONOfAnInconclusiveCheckSaysSoAndWhy() throws {
+      let result = CLI.invoke([
+        "run", "LockedCounter", "--threads", "1", "--scenarios", "100000000", "--time", "0.2",
+        "--json",
+      ])
+      #expect(result.status == 3)
+      let document = try #require(result.jsonObject)
+      #expect(document["verdict"] as? String == "inconclusive")
+      let reason = try #require(document["inconclusive"] as? String)
+      #expect(reason.hasPrefix("the time limit ended the search after "))
+      let search = try #require(document["search"] as? [String: Any])
+      #expect(search["plannedScenarios"] as? Int == 100_000_000)
+    }
+
+    @Test func threadsAboveTheMaximumAreAUsageError() {
+      let result = CLI.invoke(["run", "LockedCounter", "--threads", "65"])
+      #expect(result.status == 64)
+      #expect(
+        result.errorLines.first
+          == "racecheck: invalid value '65' for '--threads' of 'run': expected an integer from 1 to 64")
     }
 
     @Test func runOfASequentiallyBuggyCounterFailsWithTheReport() throws {
@@ -162,9 +202,9 @@ extension RaceCheckTestSuite {
       let document = try #require(result.jsonObject)
       #expect(
         Set(document.keys) == [
-          "target", "verdict", "seed", "scenarios", "invocations", "seconds", "failure",
-          "diagnosis", "scenario", "crash", "trace", "reproPath",
-          "failedInvocations", "replayCommand", "specError",
+          "target", "verdict", "inconclusive", "seed", "search", "scenarios", "invocations",
+          "seconds", "interruptedBy", "failure", "diagnosis", "scenario", "crash", "trace",
+          "reproPath", "failedInvocations", "replayCommand", "specError",
         ])
       #expect(document["verdict"] as? String == "fail")
       #expect(document["failure"] as? String == "non-linearizable")
@@ -209,7 +249,7 @@ extension RaceCheckTestSuite {
         ])
     }
 
-    @Test func replayOfAReproWrittenByRunCountsItsFailures() throws {
+    @Test func replayOfAReproWrittenByRunReproducesItAndMeasuresTheRate() throws {
       let directory = try TemporaryDirectory()
       defer { directory.remove() }
       let run = CLI.invoke([
@@ -217,12 +257,25 @@ extension RaceCheckTestSuite {
         directory.path, "--json",
       ])
       let path = try #require(run.jsonObject?["reproPath"] as? String)
-      let result = CLI.invoke(["replay", path, "--invocations", "20"])
+      let result = CLI.invoke(["replay", path])
       #expect(result.status == 1)
+      // The counter stops at 2 on every run: the first round reproduces it in every invocation.
+      let first = try #require(result.outputLines.first)
+      #expect(first.hasPrefix("Replayed \(path): the failure showed again, in "), "\(first)")
+      #expect(first.contains("(a failure rate of 100%)"), "\(first)")
+    }
+
+    @Test func replayThatDoesNotReproduceIsInconclusiveNotSuccess() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      // A correct counter's increment then get: the "failure" can never show again.
+      let path = directory.path + "/passing.json"
+      try CLI.encodedRepro(target: "LockedCounter").write(to: URL(fileURLWithPath: path))
+      let result = CLI.invoke(["replay", path, "--time", "0.2"])
+      #expect(result.status == 3)
       #expect(
-        result.outputLines.first
-          == "Replayed \(path): the scenario failed in 20 of 20 invocations (stress interleavings are not deterministic)."
-      )
+        result.outputLines.first?.hasPrefix("Replayed \(path): inconclusive: the failure") == true,
+        "\(result.output)")
     }
 
     // MARK: demo

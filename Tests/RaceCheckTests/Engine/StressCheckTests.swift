@@ -37,29 +37,54 @@ extension RaceCheckTestSuite {
       #expect(failure.diagnosis.pattern == .unclassified)
     }
 
-    @Test func replayOfARecordedFailureCountsItsFailures() throws {
+    @Test func replayOfARecordedFailureReproducesItAndMeasuresItsRate() throws {
       let report = GuardedInsertArray.spec.check(smallConfiguration())
       let failure = try #require(report.failure)
       let repro = try Repro.read(from: try #require(failure.reproPath))
-      let replay = try GuardedInsertArray.spec.replay(repro, invocations: 50)
-      #expect(replay.invocations == 50)
-      #expect(replay.failures == 50)
+      let replay = try GuardedInsertArray.spec.replay(repro)
+      guard case .reproduced = replay.outcome else {
+        Issue.record("expected the failure to show again, got \(replay.outcome)")
+        return
+      }
+      // The guard drops every insert at count: every invocation of the round fails.
+      #expect(replay.failures == replay.invocations)
+      #expect(replay.failureRate == 1)
       #expect(replay.diagnosis?.pattern == .insertAtCountRejected)
+    }
+
+    @Test func replayThatDoesNotReproduceIsInconclusiveNotAPass() throws {
+      let report = GuardedInsertArray.spec.check(smallConfiguration())
+      var repro = try Repro.read(from: try #require(report.failure?.reproPath))
+      // The same target, a scenario that never fails: one append, then a count.
+      repro.scenario = Scenario(
+        initial: [Scenario.Call("append", [.int(1)])], post: [Scenario.Call("count", [])])
+      let replay = try GuardedInsertArray.spec.replay(repro, timeLimit: .milliseconds(200))
+      guard case .notReproduced = replay.outcome else {
+        Issue.record("expected no reproduction, got \(replay.outcome)")
+        return
+      }
+      #expect(replay.failures == 0)
+      #expect(replay.invocations > 0)
     }
 
     @Test func replayRejectsAReproOfAnotherTarget() throws {
       let failure = try #require(GuardedInsertArray.spec.check(smallConfiguration()).failure)
       let repro = try Repro.read(from: try #require(failure.reproPath))
-      #expect(throws: ReproError.self) { try OneLockCounter.spec.replay(repro, invocations: 1) }
+      #expect(throws: ReproError.self) { try OneLockCounter.spec.replay(repro) }
     }
 
-    @Test func timeLimitStopsTheSearch() {
+    @Test func timeLimitThatCutsTheSearchShortMakesItInconclusive() {
       var configuration = smallConfiguration()
       configuration.scenarios = 1_000_000
-      configuration.timeLimit = 0.2
+      configuration.timeLimit = .milliseconds(200)
       let report = OneLockCounter.spec.check(configuration)
-      #expect(report.verdict == .pass)
-      #expect(report.scenarios < 1_000_000)
+      #expect(report.verdict == .inconclusive)
+      guard case .timeLimit(let scenarios, let planned) = report.inconclusiveReason else {
+        Issue.record("expected the time limit as the reason, got \(report.outcome)")
+        return
+      }
+      #expect(scenarios < planned)
+      #expect(planned == 1_000_000)
     }
 
     @Test func specWithMisnamedOperationIsRejectedBeforeRunning() {

@@ -18,9 +18,8 @@ extension RaceCheckTestSuite {
       for seed in Self.seeds {
         var configuration = Configuration.demo(seed: seed)
         configuration.reproDirectory = FileManagerTemporary.directory
-        var check = IsolatedCheck(target: fixture.target, configuration: configuration)
-        check.executable = executable
-        let report = check.run()
+        let report = fixture.target.check(
+          configuration, worker: WorkerCommand(executable: executable))
         #expect(
           expectation.isMet(by: report),
           "row \(row) (\(fixture.target.name)), seed \(seed): expected \(expectation), got \(report.verdict) \(report.failure?.diagnosis.pattern.rawValue ?? "")\n\(report)"

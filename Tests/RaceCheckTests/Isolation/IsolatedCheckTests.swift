@@ -54,7 +54,9 @@ extension RaceCheckTestSuite {
       let repro = try Repro.read(from: path)
       #expect(repro.failure == .crash)
       #expect(repro.endsTheProcess)
-      let replay = try isolated("NSSafeMutableArray", seed: 1).replay(repro, invocations: 10)
+      let (target, _) = try isolated("NSSafeMutableArray", seed: 1)
+      let replay = try target.replay(
+        repro, worker: WorkerCommand(executable: try BuildProducts.path(of: "racecheck")))
       #expect(replay.failures == 1)
       #expect(replay.crash?.message == "Index out of range", "\(replay)")
       #expect(replay.diagnosis?.pattern == .unsignedUnderflowBoundsCheck)
@@ -62,17 +64,17 @@ extension RaceCheckTestSuite {
 
     /// Runs `name`'s check in a child started from the built `racecheck` executable.
     private func isolatedCheck(_ name: String, seed: UInt64 = 1) throws -> CheckReport {
-      try isolated(name, seed: seed).run()
+      let (target, configuration) = try isolated(name, seed: seed)
+      return target.check(
+        configuration, worker: WorkerCommand(executable: try BuildProducts.path(of: "racecheck")))
     }
 
     /// An isolated check of `name` at the demo's budget, its child the built `racecheck` executable.
-    private func isolated(_ name: String, seed: UInt64) throws -> IsolatedCheck {
+    private func isolated(_ name: String, seed: UInt64) throws -> (Target, Configuration) {
       let fixture = try #require(Catalogue.isolatedFixtures.first { $0.target.name == name })
       var configuration = Configuration.demo(seed: seed)
       configuration.reproDirectory = FileManagerTemporary.directory
-      var check = IsolatedCheck(target: fixture.target, configuration: configuration)
-      check.executable = try BuildProducts.path(of: "racecheck")
-      return check
+      return (fixture.target, configuration)
     }
   }
 }

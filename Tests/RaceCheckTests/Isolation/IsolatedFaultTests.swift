@@ -8,11 +8,16 @@ extension RaceCheckTestSuite {
   ///
   /// Each test starts a small shell script in the worker's place, so the fault is certain.
   @Suite struct IsolatedFaultTests {
-    @Test func childKilledBySIGKILLIsReportedAsACrashWithItsSignal() throws {
+    @Test func childKilledBySIGKILLFromOutsideIsNotBlamedOnTheCodeUnderTest() throws {
       let report = try check(withWorker: "kill -9 $$")
-      let crash = try #require(report.failure?.crash, "\(report)")
-      #expect(crash.kind == .crash)
-      #expect(crash.signal == "signal 9")
+      #expect(report.failure == nil, "\(report)")
+      guard case .killedFromOutside(let signal, let attempts) = report.outcome else {
+        Issue.record("expected an outside kill, got \(report)")
+        return
+      }
+      #expect(signal == 9)
+      #expect(attempts == 3)
+      #expect(report.description.contains("killed from outside"), "\(report)")
     }
 
     @Test func childThatExitsEarlyIsReportedWithItsStatus() throws {
@@ -30,7 +35,7 @@ extension RaceCheckTestSuite {
     }
 
     @Test func childThatMakesNoProgressIsReportedAsAHang() throws {
-      let report = try check(withWorker: "exec sleep 60", invocationTimeout: 0.5)
+      let report = try check(withWorker: "exec sleep 60", invocationTimeout: .milliseconds(500))
       let crash = try #require(report.failure?.crash, "\(report)")
       #expect(crash.kind == .hang)
       #expect(report.failure?.kind == .hang)
@@ -50,7 +55,7 @@ extension RaceCheckTestSuite {
     }
 
     /// Runs an isolated check whose child is a shell script with `body`, instead of a racecheck worker.
-    private func check(withWorker body: String, invocationTimeout: Double = 10) throws
+    private func check(withWorker body: String, invocationTimeout: Duration = .seconds(10)) throws
       -> CheckReport
     {
       let script = FileManager.default.temporaryDirectory
@@ -59,10 +64,9 @@ extension RaceCheckTestSuite {
       defer { try? FileManager.default.removeItem(at: script) }
       try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
       let target = try #require(Catalogue.targets.first { $0.name == "LockedCounter" })
-      var check = IsolatedCheck(target: target, configuration: Configuration.demo(seed: 1))
-      check.executable = script.path
-      check.invocationTimeout = invocationTimeout
-      return check.run()
+      var configuration = Configuration.demo(seed: 1)
+      configuration.hangTimeout = invocationTimeout
+      return target.check(configuration, worker: WorkerCommand(executable: script.path))
     }
   }
 }

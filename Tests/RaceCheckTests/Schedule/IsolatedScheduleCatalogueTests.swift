@@ -16,10 +16,9 @@ extension RaceCheckTestSuite {
 
     static func check(_ target: Target, seed: UInt64, minimizes: Bool = true) throws -> CheckReport
     {
-      var check = IsolatedCheck(
-        target: target, configuration: scheduleConfiguration(seed: seed, minimizes: minimizes))
-      check.executable = try BuildProducts.path(of: "racecheck")
-      return check.run()
+      target.check(
+        scheduleConfiguration(seed: seed, minimizes: minimizes),
+        worker: WorkerCommand(executable: try BuildProducts.path(of: "racecheck")))
     }
 
     @Test(arguments: rows)

@@ -34,7 +34,7 @@ extension RaceCheckTestSuite {
       let repro = try Repro.read(from: try #require(failure.reproPath))
       #expect(repro.schedule == failure.trace?.schedule)
       for _ in 1...3 {
-        let replay = try target.checkable.replay(repro, invocations: 1)
+        let replay = try #require(target.checkable as? Spec<AtomicCounter, CounterModel>).replay(repro)
         #expect(replay.divergence == nil)
         #expect(replay.failures == 1)
         #expect(replay.trace == failure.trace)
@@ -52,10 +52,10 @@ extension RaceCheckTestSuite {
         history: nil)
       // An empty schedule diverges at once but runs to the end: its trace is the schedule taken.
       repro.schedule = []
-      let taken = try #require(try spec.replay(repro, invocations: 1).trace?.schedule)
+      let taken = try #require(try spec.replay(repro).trace?.schedule)
       repro.schedule = taken
       // The next call takes the other path, with a different number of scheduling points.
-      let replay = try spec.replay(repro, invocations: 1)
+      let replay = try spec.replay(repro)
       let divergence = try #require(replay.divergence)
       #expect(divergence.contains("expected"), "\(divergence)")
       #expect(divergence.contains("scheduling point"), "\(divergence)")

@@ -42,7 +42,7 @@ extension RaceCheckTestSuite {
 
     @Test func hangingCheckFailsTheTestWithEveryThreadsStack() {
       var configuration = smallConfiguration()
-      configuration.hangTimeout = 0.5
+      configuration.hangTimeout = .milliseconds(500)
       var report: CheckReport?
       withKnownIssue {
         report = check(NeverOpenedGate.spec, configuration: configuration)

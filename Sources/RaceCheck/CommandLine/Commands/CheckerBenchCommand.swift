@@ -20,7 +20,7 @@ enum CheckerBenchCommand {
     }
     var benchmark = CheckerBenchmark(
       folder: folder, runs: runs,
-      executable: context.driver.workerExecutable ?? IsolatedCheck.currentExecutable)
+      executable: context.driver.workerExecutable ?? WorkerCommand.currentExecutable)
     benchmark.partitions = !parsed.flag("--no-partitions")
     let results = benchmark.run { result in
       context.printError(

@@ -3,16 +3,14 @@ enum DemoCommand {
   /// The seed the demo uses unless told otherwise: one of the seeds the catalogue's tests check.
   static let defaultSeed: UInt64 = 1
 
-  /// The demo's budgets: the catalogue tests' scenarios and invocations, with wall-clock caps.
+  /// The demo's budgets: the catalogue tests' scenarios and invocations, and a cap on shrinking.
   ///
-  /// The tests check each row with ``Configuration/demo(seed:)`` and no time limit; the demo
-  /// adds caps so that all the rows for five seeds take about two minutes: a passing row
-  /// stops searching after 1.5 s (most finish their scenarios sooner), and shrinking a
-  /// failure stops after 1 s with the smallest failing scenario found.
+  /// A passing row runs its whole budget, however long a busy machine makes that: a time cap
+  /// would make it inconclusive. Shrinking a failure stops after 1 s with the smallest
+  /// failing scenario found.
   static let defaults: Configuration = {
     var configuration = Configuration.demo(seed: defaultSeed)
-    configuration.timeLimit = 1.5
-    configuration.shrinkTimeLimit = 1
+    configuration.shrinkTimeLimit = .seconds(1)
     return configuration
   }()
 
@@ -24,11 +22,12 @@ enum DemoCommand {
       .value("--seed", "S", "One seed for every target (default: \(defaultSeed))."),
       .value("--seeds", "S1,S2,…", "Check every target once per seed, a row each."),
       .value("--scenarios", "N", "Scenarios per target, at most (default: \(defaults.scenarios))."),
-      .value("--invocations", "N", "Runs of each scenario (default: \(defaults.invocations))."),
+      .value(
+        "--invocations", "N",
+        "Runs of each scenario in which its threads overlapped (default: \(defaults.invocations))."),
       .value(
         "--time", "SECONDS",
-        "Stop each target's search after this long (default: \(PlainNumber.text(defaults.timeLimit!)))."
-      ),
+        "Bound each target's check; a search it cuts short is inconclusive (default: no limit)."),
       .value(
         "--shrink-time", "SECONDS",
         "Stop shrinking a failure after this long (default: \(PlainNumber.text(defaults.shrinkTimeLimit!)))."
@@ -41,7 +40,11 @@ enum DemoCommand {
       ),
       .flag("--json", "Print one JSON document instead of the table."),
     ] + ScheduleOptions.options,
-    discussion: ["Exits 0 when every target meets its expectation, 1 otherwise."],
+    discussion: [
+      "A row agrees when its verdict and diagnosis are the catalogue's; an inconclusive row",
+      "(a search cut short) does not. Exits 0 when every row agrees, 1 otherwise, and 130 or",
+      "143 after SIGINT or SIGTERM, once the rows checked so far are printed.",
+    ],
     execute: { parsed, context throws(UsageError) in try run(parsed, context) })
 
   /// One check of one target with one seed.
@@ -64,12 +67,11 @@ enum DemoCommand {
     base.schedule = schedule
     base.scenarios = try parsed.integer("--scenarios", atLeast: 1) ?? base.scenarios
     base.invocations = try parsed.integer("--invocations", atLeast: 1) ?? base.invocations
-    // The stress demo's time cap would cut a schedule search short; its budget is the schedule count.
-    base.timeLimit = try parsed.seconds("--time") ?? (schedule == nil ? defaults.timeLimit : nil)
-    base.shrinkTimeLimit = try parsed.seconds("--shrink-time") ?? defaults.shrinkTimeLimit
+    base.timeLimit = try parsed.duration("--time")
+    base.shrinkTimeLimit = try parsed.duration("--shrink-time") ?? defaults.shrinkTimeLimit
     base.reproDirectory = parsed.value("--repro-dir") ?? defaults.reproDirectory
     base.isolated = !parsed.flag("--no-isolation")
-    base.hangTimeout = try parsed.seconds("--hang-timeout") ?? defaults.hangTimeout
+    base.hangTimeout = try parsed.duration("--hang-timeout") ?? defaults.hangTimeout
     let json = parsed.flag("--json")
     let targets = context.driver.targets.compactMap { target in
       // A target without a schedule expectation may not run under the scheduler at all (it may trap).
@@ -94,8 +96,11 @@ enum DemoCommand {
 
     let started = MonotonicClock.now()
     var outcomes: [Outcome] = []
-    for (target, expectation) in targets {
+    let interruption = Interruption.watch()
+    defer { interruption.stop() }
+    rows: for (target, expectation) in targets {
       for seed in seedList {
+        if interruption.signal != nil { break rows }
         var configuration = base
         if let own = target.demoConfiguration, schedule == nil, parsed.value("--scenarios") == nil,
           parsed.value("--invocations") == nil
@@ -107,7 +112,7 @@ enum DemoCommand {
         configuration.seed = seed
         let outcome = Outcome(
           target: target, expectation: expectation,
-          report: context.check(target, configuration))
+          report: context.check(target, configuration, interruption: interruption))
         outcomes.append(outcome)
         if !json { context.print(table.line(row(outcome, showsSeed: showsSeed))) }
       }
@@ -115,7 +120,12 @@ enum DemoCommand {
 
     let agreed = outcomes.filter(\.agrees).count
     let seconds = Double(MonotonicClock.now() - started) / 1e9
-    let status: ExitStatus = agreed == outcomes.count ? .success : .failureFound
+    var status: ExitStatus = agreed == outcomes.count ? .success : .failureFound
+    if let signal = interruption.signal {
+      status = .interrupted(by: signal)
+      context.printError(
+        "\(context.programName): demo interrupted by \(SignalName.name(of: signal)) after \(outcomes.count) rows")
+    }
     if json {
       let document = DemoJSON(
         rows: outcomes.map(jsonRow), agreed: agreed, total: outcomes.count,
@@ -150,6 +160,7 @@ enum DemoCommand {
   /// What a check found, as the disagreement line shows it.
   private static func found(_ report: CheckReport) -> String {
     if let specError = report.specError { return "a broken spec: \(specError.message)" }
+    if let reason = report.inconclusiveReason { return "inconclusive: \(reason)" }
     return report.failure.map { "fail: \($0.diagnosis.pattern.rawValue)" } ?? "pass"
   }
 
@@ -164,6 +175,7 @@ enum DemoCommand {
       agrees: outcome.agrees,
       seconds: JSONNumber(report.seconds),
       seed: Configuration.formatSeed(report.seed),
+      inconclusive: OrNull(report.inconclusiveReason?.description),
       specError: OrNull(report.specError?.message))
   }
 }

@@ -27,6 +27,7 @@ enum ListCommand {
     switch expectation.verdict {
     case .pass: return "pass"
     case .fail: return expectation.diagnosis.map { "fail: \($0.rawValue)" } ?? "fail"
+    case .inconclusive: return "inconclusive"
     }
   }
 }

@@ -2,52 +2,60 @@
 enum ReplayCommand {
   static let spec = CommandSpec(
     name: "replay",
-    abstract: "Run a repro file's scenario again and count how often it fails.",
+    abstract: "Run a repro file's scenario again until its failure shows, and say how often it did.",
     arguments: [
       ArgumentSpec(
         name: "repro-file", help: "A repro file written by 'run' (in .racecheck/repro by default).")
     ],
     options: [
-      .value("--invocations", "N", "Runs of the scenario (default: the repro's own count)."),
+      .value(
+        "--time", "SECONDS",
+        "Stress repros: keep running the scenario until the failure shows or this long has passed (default: \(PlainNumber.text(defaultTime)))."
+      ),
       .flag("--json", "Print one JSON document instead of the text."),
     ],
     discussion: [
-      "Stress interleavings are not deterministic: a replay counts failures rather than",
-      "promising one. A repro of a failure found in schedule mode records its schedule,",
-      "which runs once, exactly, and the replay says where the code left it if it does.",
-      "Exits 1 when any invocation fails, 0 when none does, 65 when the file cannot be",
-      "used, and 78 when the spec is broken.",
+      "A repro of a failure found in schedule mode records its schedule, which runs once,",
+      "exactly; the replay says where the code left it if it does. A stress repro runs its",
+      "scenario in rounds of the run's invocations until the failure shows again or --time",
+      "runs out, and prints how many invocations that took and the failure rate measured.",
+      "Exits 1 when the failure showed again, 3 when it did not (inconclusive, never 0),",
+      "65 when the file cannot be used, 78 when the spec is broken, and 130 or 143 after",
+      "SIGINT or SIGTERM.",
     ],
     execute: { parsed, context throws(UsageError) in try run(parsed, context) })
+
+  /// How long a stress replay keeps trying, unless `--time` says otherwise.
+  static let defaultTime: Duration = .seconds(30)
 
   static func run(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError)
     -> ExitStatus
   {
     let path = parsed.positionals[0]
-    let invocations = try parsed.integer("--invocations", atLeast: 1)
+    let timeLimit = try parsed.duration("--time") ?? defaultTime
     let report: ReplayReport
-    let target: Target
+    let interruption = Interruption.watch()
+    defer { interruption.stop() }
     do throws(ReproError) {
       let repro = try Repro.read(from: path)
-      guard let found = context.driver.targets.first(where: { $0.name == repro.target }) else {
+      guard let target = context.driver.targets.first(where: { $0.name == repro.target }),
+        let checkable = target.checkable as? any SessionCheckable
+      else {
         throw .unknownTarget(path: path, recorded: repro.target)
       }
-      target = found
-      let count = invocations ?? max(1, repro.configuration.invocations)
-      // A crash or a hang would end this process: it is replayed in an isolated child.
-      if repro.endsTheProcess, let executable = context.driver.workerExecutable {
-        var isolated = IsolatedCheck(target: target, configuration: repro.configuration)
-        isolated.executable = executable
-        report = isolated.replay(repro, invocations: count)
-      } else {
-        report = try target.checkable.replay(repro, invocations: count)
-      }
+      report = try checkable.replay(
+        repro, timeLimit: timeLimit, worker: context.worker, interruption: interruption)
     } catch {
       context.printError("\(context.programName): \(error.naming(path))")
       return .dataError
     }
     let status: ExitStatus =
-      report.specError != nil ? .specError : report.failures > 0 ? .failureFound : .success
+      switch report.outcome {
+      case .reproduced: .failureFound
+      case .notReproduced: .inconclusive
+      case .inconclusive: interruption.signal.map(ExitStatus.interrupted) ?? .inconclusive
+      case .specError: .specError
+      }
     if parsed.flag("--json") {
       return context.printJSON(ReplayJSON(file: path, report), status: status)
     }
@@ -60,25 +68,19 @@ enum ReplayCommand {
     return status
   }
 
-  /// The count line, then the diagnosis and scenario of a failing invocation, or a hint when none failed.
-  static func describe(_ report: ReplayReport, file: String)
-    -> [String]
-  {
-    if let trace = report.trace { return scheduleLines(report, trace, file: file) }
-    let plural = report.invocations == 1 ? "" : "s"
-    var lines = [
-      "Replayed \(file): the scenario failed in \(report.failures) of \(report.invocations) invocation\(plural) "
-        + "(stress interleavings are not deterministic)."
-    ]
+  /// The count line, then the diagnosis and scenario of a failing invocation, or what was tried when none failed.
+  static func describe(_ report: ReplayReport, file: String) -> [String] {
+    if let trace = report.trace, report.repro.schedule != nil {
+      return scheduleLines(report, trace, file: file)
+    }
+    var lines = [countLine(report, file: file)]
     let scenario = report.repro.scenario
     if let crash = report.crash {
       lines += crashLines(report, crash)
       return lines
     }
-    guard report.failures > 0, let history = report.history else {
-      let recorded = report.repro.diagnosis.map { " (recorded as \($0.rawValue))" } ?? ""
+    guard let history = report.history else {
       lines += [
-        "The failure\(recorded) did not show this time; more invocations may show it (--invocations N).",
         "",
         "Scenario:",
         ScenarioTable(scenario: scenario, results: nil, voidOperations: []).render(),
@@ -98,6 +100,32 @@ enum ReplayCommand {
       .render(),
     ]
     return lines
+  }
+
+  /// Whether the failure showed again, after how many invocations, and the rate measured.
+  private static func countLine(_ report: ReplayReport, file: String) -> String {
+    let plural = report.invocations == 1 ? "" : "s"
+    let rate = report.failureRate.map { " (a failure rate of \(percent($0)))" } ?? ""
+    let seconds = CheckReport.formatSeconds(report.seconds)
+    switch report.outcome {
+    case .reproduced:
+      return "Replayed \(file): the failure showed again, in \(report.failures) of "
+        + "\(report.invocations) invocation\(plural)\(rate), in \(seconds)."
+    case .notReproduced:
+      let recorded = report.repro.diagnosis.map { " (recorded as \($0.rawValue))" } ?? ""
+      return "Replayed \(file): inconclusive: the failure\(recorded) did not show in "
+        + "\(report.invocations) invocation\(plural) within \(PlainNumber.text(report.timeLimit)) s; "
+        + "stress interleavings vary, so a longer --time may show it."
+    case .inconclusive(let reason):
+      return "Replayed \(file): inconclusive: \(reason), after \(report.invocations) invocation\(plural)."
+    case .specError(let error):
+      return "Replayed \(file): the spec is broken: \(error.message)"
+    }
+  }
+
+  private static func percent(_ rate: Double) -> String {
+    let value = rate * 100
+    return value >= 1 ? "\(Int(value.rounded()))%" : "\((value * 100).rounded() / 100)%"
   }
 
   /// Whether a schedule-mode replay followed its recorded schedule and failed again, then the diagnosis, the scenario and the interleaving.

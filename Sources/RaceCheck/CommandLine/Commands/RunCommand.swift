@@ -11,7 +11,9 @@ enum RunCommand {
     options: [
       .value("--seed", "S", "Seed, decimal or 0x… hex (default: from the target's name)."),
       .value(
-        "--threads", "N", "Threads in the parallel part (default: \(defaults.shape.threads))."),
+        "--threads", "N",
+        "Threads in the parallel part, at most \(Configuration.Shape.maximumThreads) (default: \(defaults.shape.threads))."
+      ),
       .value(
         "--ops", "N", "Operations per thread (default: \(defaults.shape.operationsPerThread))."),
       .value(
@@ -21,8 +23,16 @@ enum RunCommand {
         "--post", "N",
         "Operations after the threads finish (default: \(defaults.shape.postOperations))."),
       .value("--scenarios", "N", "Scenarios to run, at most (default: \(defaults.scenarios))."),
-      .value("--invocations", "N", "Runs of each scenario (default: \(defaults.invocations))."),
-      .value("--time", "SECONDS", "Stop searching after this long (default: no limit)."),
+      .value(
+        "--invocations", "N",
+        "Runs of each scenario in which its threads overlapped (default: \(defaults.invocations))."),
+      .value(
+        "--first-scenario", "N",
+        "Start at scenario N of the seed's sequence, as a failure's replay line does (default: 0)."),
+      .value(
+        "--time", "SECONDS",
+        "Bound the whole check, shrinking included; a search it cuts short is inconclusive (default: no limit)."
+      ),
       .flag("--no-minimize", "Report the failing scenario without shrinking it."),
       .value(
         "--shrink-time", "SECONDS",
@@ -40,7 +50,10 @@ enum RunCommand {
       .flag("--json", "Print one JSON document instead of the report."),
     ] + ScheduleOptions.options,
     discussion: [
-      "Exits 0 when no failure is found, 1 when one is, and 78 when the spec is broken.",
+      "Exits 0 when the whole budget ran without a failure, 1 when a failure is found, 3 when",
+      "the search was cut short (inconclusive), 70 when the worker child kept being killed",
+      "from outside, 78 when the spec is broken, and 130 or 143 after SIGINT or SIGTERM, once",
+      "what was found so far is printed and its repro written.",
       "A failure report ends with the command that runs the same check again.",
       "Schedule mode replays exactly: the same seed and strategy give the same failing schedule and trace.",
     ],
@@ -51,17 +64,22 @@ enum RunCommand {
   {
     let target = try context.target(named: parsed.positionals[0])
     let configuration = try configuration(from: parsed)
-    var report = context.check(target, configuration)
+    let interruption = Interruption.watch()
+    var report = context.check(target, configuration, interruption: interruption)
+    interruption.stop()
+    // A failure replays from its own scenario, not from the first.
+    var replayed = configuration
+    replayed.firstScenario = report.failure?.scenarioIndex ?? configuration.firstScenario
     report.replayCommand = replayCommand(
       programName: context.programName, target: target.name, seed: report.seed,
-      configuration: configuration)
-    let status = status(of: report)
+      configuration: replayed)
+    let status = ExitStatus.of(report)
     if let path = parsed.value("--history") {
       writeHistory(of: report, target: target, to: path, context)
     }
     if parsed.flag("--json") { return context.printJSON(RunJSON(report), status: status) }
     // A broken spec is an error in the user's setup, not a finding, so it goes where errors go.
-    if report.specError != nil {
+    if report.specError != nil || status == .internalError {
       context.printError(report.description)
     } else {
       context.print(report.description)
@@ -96,7 +114,8 @@ enum RunCommand {
     var configuration = Configuration()
     configuration.seed = try parsed.seed("--seed")
     configuration.shape.threads =
-      try parsed.integer("--threads", atLeast: 1) ?? defaults.shape.threads
+      try parsed.integer("--threads", atLeast: 1, atMost: Configuration.Shape.maximumThreads)
+      ?? defaults.shape.threads
     configuration.shape.operationsPerThread =
       try parsed.integer("--ops", atLeast: 1) ?? defaults.shape.operationsPerThread
     configuration.shape.initialOperations =
@@ -106,20 +125,16 @@ enum RunCommand {
     configuration.scenarios = try parsed.integer("--scenarios", atLeast: 1) ?? defaults.scenarios
     configuration.invocations =
       try parsed.integer("--invocations", atLeast: 1) ?? defaults.invocations
-    configuration.timeLimit = try parsed.seconds("--time")
+    configuration.firstScenario = try parsed.integer("--first-scenario", atLeast: 0) ?? 0
+    configuration.timeLimit = try parsed.duration("--time")
     configuration.minimizes = !parsed.flag("--no-minimize")
-    configuration.shrinkTimeLimit = try parsed.seconds("--shrink-time") ?? defaults.shrinkTimeLimit
+    configuration.shrinkTimeLimit =
+      try parsed.duration("--shrink-time") ?? defaults.shrinkTimeLimit
     configuration.reproDirectory = parsed.value("--repro-dir")
     configuration.isolated = !parsed.flag("--no-isolation")
-    configuration.hangTimeout = try parsed.seconds("--hang-timeout") ?? defaults.hangTimeout
+    configuration.hangTimeout = try parsed.duration("--hang-timeout") ?? defaults.hangTimeout
     configuration.schedule = try ScheduleOptions.settings(from: parsed)
     return configuration
-  }
-
-  /// The exit status a report calls for.
-  static func status(of report: CheckReport) -> ExitStatus {
-    if report.specError != nil { return .specError }
-    return report.verdict == .fail ? .failureFound : .success
   }
 
   /// The command line that runs the same check: the seed the run used, and every setting that is not the default.
@@ -138,6 +153,7 @@ enum RunCommand {
     add("--post", configuration.shape.postOperations, defaults.shape.postOperations)
     add("--scenarios", configuration.scenarios, defaults.scenarios)
     add("--invocations", configuration.invocations, defaults.invocations)
+    add("--first-scenario", configuration.firstScenario, defaults.firstScenario)
     if let time = configuration.timeLimit {
       words += ["--time", PlainNumber.text(time)]
     }

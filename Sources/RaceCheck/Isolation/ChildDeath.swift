@@ -1,0 +1,95 @@
+import Foundation
+
+/// Everything the parent learned from a worker child that died, or was killed hung, while it ran a request.
+struct ChildDeath {
+  /// How the child ended.
+  var termination: ChildProcess.Termination
+  /// Whether the parent killed it for making no progress.
+  var hung: Bool
+  /// The crash and stack records it wrote.
+  var records: [CrashRecord]
+  /// What the flight recorder held when it ended: the invocation and the calls in flight.
+  var snapshot: FlightRecorder.Snapshot
+  /// What it wrote to standard error while it ran the request.
+  var standardError: String
+  /// What it wrote on its message pipe that was not a message, such as text from an exit path.
+  var strayOutput: String
+
+  /// The crash record the crash handler wrote, if it wrote one.
+  var crashRecord: CrashRecord? { records.first { $0.kind == .crash } }
+
+  /// The signal that killed a child the crash handler saw nothing of: a kill from outside (SIGKILL, the OOM killer), not the code under test.
+  var outsideSignal: Int32? {
+    guard !hung, crashRecord == nil, case .signaled(let signal) = termination,
+      [SIGKILL, SIGTERM, SIGINT, SIGHUP, SIGQUIT].contains(signal)
+    else { return nil }
+    return signal
+  }
+
+  /// The signal that ended the child, for a crash.
+  var signal: Int32? {
+    guard !hung, case .signaled(let signal) = termination else { return nil }
+    return signal
+  }
+
+  /// What the report shows of the death while the child ran `scenario`.
+  func evidence(of scenario: Scenario) -> CrashEvidence {
+    let calls = scenario.allCalls
+    let inFlight = snapshot.threads.compactMap { thread -> CrashEvidence.InFlightCall? in
+      guard let operation = thread.operation, calls.indices.contains(operation) else { return nil }
+      return CrashEvidence.InFlightCall(
+        thread: thread.slot, call: calls[operation], index: operation)
+    }
+    let crash = crashRecord
+    let stackRecords = records.filter { $0.kind == .stack }
+    let symbolizer = Symbolizer()
+    let stack = crash.map { symbolizer.symbolize($0.frames, firstFrameIsFault: true) }
+    let stacks = hung ? symbolizer.symbolize(stackRecords.map(\.frames), firstFrameIsFault: true) : []
+    let kind: CrashEvidence.Kind
+    var detail: String?
+    var signalName: String?
+    switch termination {
+    case _ where hung:
+      kind = .hang
+    case .signaled(let signal):
+      kind = .crash
+      signalName = crash?.signalName ?? SignalName.name(of: signal)
+    case .exited(let status):
+      kind = .exit
+      let text = String(strayOutput.prefix(200))
+      detail = "exited with status \(status) before reporting" + (text.isEmpty ? "" : "; it wrote: \(text)")
+    }
+    return CrashEvidence(
+      kind: kind, signal: signalName,
+      message: stack?.failureMessage ?? Self.fatalErrorMessage(in: standardError),
+      runnerThread: crash?.slot, threadName: crash?.threadName,
+      invocation: snapshot.invocation, inFlight: inFlight,
+      stack: stack?.render() ?? "(no stack was received)",
+      threadStacks: zip(stackRecords, stacks).map { record, stack in
+        "thread \(record.threadName) (tid \(record.threadID)):\n" + stack.render()
+      },
+      functions: stack?.frames.compactMap(\.function) ?? [],
+      layer: stack?.frames.first { $0.kind != .runtime && $0.kind != .system }?.kind.displayName,
+      detail: detail, standardError: Self.userMessages(in: standardError))
+  }
+
+  /// The message of the runtime's last "Fatal error: …" line, which debug builds print before they trap.
+  ///
+  /// Release builds print nothing; there the message is the inlined `Swift runtime failure`
+  /// frame the symbolizer finds.
+  static func fatalErrorMessage(in standardError: String) -> String? {
+    guard
+      let line = standardError.split(separator: "\n").last(where: { $0.contains("Fatal error: ") }),
+      let range = line.range(of: "Fatal error: ")
+    else { return nil }
+    let message = line[range.upperBound...].trimmingCharacters(in: .whitespaces)
+    return message.isEmpty ? nil : message
+  }
+
+  /// What the child wrote to standard error before the runtime's own stack dump, which the report replaces.
+  static func userMessages(in standardError: String) -> String? {
+    let before = standardError.components(separatedBy: "Current stack trace:").first ?? ""
+    let trimmed = String(before.suffix(2_000)).trimmingCharacters(in: .whitespacesAndNewlines)
+    return trimmed.isEmpty ? nil : trimmed
+  }
+}

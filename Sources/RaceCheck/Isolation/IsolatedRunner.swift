@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Runs scenarios in a worker child, so that a crash or a hang in the code under test becomes evidence instead of the end of racecheck.
+///
+/// One child serves request after request; when it dies, the death is the request's
+/// failure, and the next request starts a fresh child. A child killed by a signal the
+/// crash handler did not see (SIGKILL from outside, the OOM killer) is not a failure of
+/// the code under test: the request runs again in a fresh child, and only a child that
+/// keeps dying that way ends the check.
+final class IsolatedRunner: ScenarioRunning {
+  private let command: WorkerCommand
+  private let job: WorkerJob
+  private let hangTimeout: Double
+  private let interruption: Interruption?
+  private var worker: WorkerProcess?
+
+  /// How many children in a row may die of an outside signal before the check gives up.
+  static var outsideKillAttempts: Int { 3 }
+
+  init(
+    command: WorkerCommand, target: String, configuration: Configuration,
+    interruption: Interruption? = nil
+  ) {
+    self.command = command
+    job = WorkerJob(
+      target: target, configuration: configuration, callSite: command.callSite, parent: getpid())
+    hangTimeout = configuration.hangTimeout.seconds
+    self.interruption = interruption
+  }
+
+  func shutDown() {
+    worker?.close()
+    worker = nil
+  }
+
+  func run(_ request: RunRequest) throws(RunError) -> RunResult {
+    var outsideKills = 0
+    if request.freshProcess { shutDown() }
+    while true {
+      let worker: WorkerProcess
+      do {
+        worker = try self.worker ?? WorkerProcess(command: command, job: job)
+      } catch {
+        throw .workerUnavailable("the isolated child could not be started: \(error)")
+      }
+      self.worker = worker
+      let timeout = min(hangTimeout, request.hangTimeout ?? hangTimeout)
+      switch worker.serve(request, hangTimeout: timeout, interruption: interruption) {
+      case .result(let result, _):
+        return result
+      case .failed(let error):
+        throw error
+      case .interrupted(let signal):
+        self.worker = nil
+        throw .interrupted(signal: signal)
+      case .died(let death, let trace):
+        self.worker = nil
+        if let signal = death.outsideSignal {
+          if let interrupted = interruption?.signal { throw .interrupted(signal: interrupted) }
+          outsideKills += 1
+          if outsideKills >= Self.outsideKillAttempts {
+            throw .killedFromOutside(signal: signal, attempts: outsideKills)
+          }
+          continue
+        }
+        if death.termination == .exited(0), !death.hung, death.crashRecord == nil,
+          death.snapshot.scenario == nil, death.strayOutput.isEmpty
+        {
+          throw .workerUnavailable(command.neverStartedMessage)
+        }
+        let evidence = death.evidence(of: request.scenario)
+        let took = (death.snapshot.invocation ?? 0) + 1
+        var failure = ObservedFailure(evidence: .death(evidence), signal: death.signal)
+        if !trace.isEmpty {
+          failure.schedule = ScheduleObservation(
+            index: death.snapshot.invocation ?? 0, trace: InterleavingTrace(events: trace),
+            findings: [])
+        }
+        return RunResult(invocations: took, failures: 1, failure: failure)
+      }
+    }
+  }
+}

@@ -1,0 +1,68 @@
+/// How a check ended: each verdict with what it rests on.
+public enum CheckOutcome: Sendable, Codable {
+  /// The whole budget was explored and nothing failed.
+  case passed
+  /// A failure was found; the report holds its evidence, shrunk as far as the budget allowed.
+  case failed(FailureReport)
+  /// The search was cut short before its budget was explored, so no verdict is claimed.
+  case inconclusive(InconclusiveReason)
+  /// The spec cannot run: it is invalid, or one of its operations threw.
+  case specError(SpecError)
+  /// The worker child kept dying of signals the code under test did not raise, such as SIGKILL from outside.
+  case killedFromOutside(signal: Int32, attempts: Int)
+}
+
+/// Why a search was cut short before its budget was explored.
+public enum InconclusiveReason: Sendable, Codable, Hashable, CustomStringConvertible {
+  /// The time limit ended the search after `scenarios` of the `planned` scenarios.
+  case timeLimit(scenarios: Int, planned: Int)
+  /// The threads rarely ran at the same time: `scenarios` scenarios reached the invocation cap before their count of overlapping invocations.
+  case littleOverlap(scenarios: Int, cap: Int)
+  /// A signal (SIGINT or SIGTERM) stopped the check.
+  case interrupted(signal: Int32)
+
+  public var description: String {
+    switch self {
+    case .timeLimit(let scenarios, let planned):
+      "the time limit ended the search after \(scenarios) of \(planned) scenarios"
+    case .littleOverlap(let scenarios, let cap):
+      "the threads rarely ran at the same time: \(scenarios) scenario\(scenarios == 1 ? "" : "s") "
+        + "reached the cap of \(cap) invocations before enough of them overlapped (a busy machine?)"
+    case .interrupted(let signal):
+      "interrupted by \(SignalName.name(of: signal))"
+    }
+  }
+}
+
+/// What a search explored, which is what a pass is worth.
+public struct SearchSummary: Sendable, Codable, Hashable {
+  /// The scenarios run to the end of their budget or to a failure.
+  public var scenarios: Int = 0
+  /// The scenarios the configuration planned.
+  public var plannedScenarios: Int = 0
+  /// The invocations run, shrinking not included.
+  public var invocations: Int = 0
+  /// The invocations in which calls of different threads ran at the same time (every schedule, in schedule mode).
+  public var overlappingInvocations: Int = 0
+  /// The distinct outcomes (results and real-time order) the checker decided.
+  public var distinctOutcomes: Int = 0
+  /// The scenarios that reached the invocation cap before their count of overlapping invocations.
+  public var cappedScenarios: Int = 0
+
+  /// Creates an empty summary for a search of `plannedScenarios` scenarios.
+  public init(plannedScenarios: Int = 0) {
+    self.plannedScenarios = plannedScenarios
+  }
+}
+
+/// Signal names as reports print them.
+enum SignalName {
+  /// `SIGINT` for 2, and so on; `signal N` for one without a common name.
+  static func name(of signal: Int32) -> String {
+    let names: [Int32: String] = [
+      1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS",
+      8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV", 13: "SIGPIPE", 14: "SIGALRM", 15: "SIGTERM",
+    ]
+    return names[signal] ?? "signal \(signal)"
+  }
+}

@@ -1,0 +1,54 @@
+/// What a failure showed: each way of failing with exactly the evidence it has.
+///
+/// A result no order explains has a history and the checker's explanation; a crash has a
+/// stack and no history. The enum makes the other combinations impossible to write.
+public enum Evidence: Sendable, Codable {
+  /// The results have no linearization under the model.
+  case nonLinearizable(History, Explanation)
+  /// Schedule mode: two conflicting accesses to shared state that no primitive ordered.
+  case dataRace(History)
+  /// Schedule mode: no controlled thread could go on.
+  case deadlock(History)
+  /// Schedule mode: a schedule ran past its step bound, as a spin loop or a livelock does.
+  case stepBound(History)
+  /// The code under test crashed, hung, or ended its isolated child without a word.
+  case death(CrashEvidence)
+
+  /// How the subject failed, as reports and repro files name it.
+  public var kind: FailureReport.Kind {
+    switch self {
+    case .nonLinearizable: .nonLinearizable
+    case .dataRace: .dataRace
+    case .deadlock: .deadlock
+    case .stepBound: .stepBound
+    case .death(let crash):
+      switch crash.kind {
+      case .crash: .crash
+      case .hang: .hang
+      case .exit: .exit
+      }
+    }
+  }
+
+  /// The failing history, for every failure but a death.
+  public var history: History? {
+    switch self {
+    case .nonLinearizable(let history, _), .dataRace(let history), .deadlock(let history),
+      .stepBound(let history):
+      history
+    case .death: nil
+    }
+  }
+
+  /// The checker's account of why no order works, for a result no order explains.
+  public var explanation: Explanation? {
+    if case .nonLinearizable(_, let explanation) = self { return explanation }
+    return nil
+  }
+
+  /// What was seen of a crash, a hang or an early exit.
+  public var crash: CrashEvidence? {
+    if case .death(let crash) = self { return crash }
+    return nil
+  }
+}

@@ -1,0 +1,62 @@
+/// Runs scenarios in stress mode, in this process: each request runs one scenario many times on real threads.
+final class StressScenarioRunner<Subject, Model: Hashable & Sendable>: ScenarioRunning {
+  private let spec: Spec<Subject, Model>
+  private let observer: (any RunObserver)?
+  private let shouldStop: @Sendable () -> Bool
+  /// Made for the widest scenario asked for so far, and kept: its threads start once.
+  private var runner: StressRunner<Subject, Model>?
+
+  /// Creates a runner; `shouldStop` is asked between invocations whether the check was interrupted.
+  init(
+    spec: Spec<Subject, Model>, observer: (any RunObserver)? = nil,
+    shouldStop: @escaping @Sendable () -> Bool = { false }
+  ) {
+    self.spec = spec
+    self.observer = observer
+    self.shouldStop = shouldStop
+  }
+
+  func shutDown() {
+    runner?.shutDown()
+    runner = nil
+  }
+
+  func run(_ request: RunRequest) throws(RunError) -> RunResult {
+    let prepared: PreparedScenario<Subject, Model>
+    do {
+      prepared = try PreparedScenario(request.scenario, spec: spec)
+    } catch {
+      throw .operationThrew(SpecError(message: error.description, scenario: request.scenario))
+    }
+    let threads = max(1, request.scenario.parallel.count)
+    if let current = runner, current.threadCount < threads {
+      current.shutDown()
+      runner = nil
+    }
+    let runner =
+      self.runner ?? StressRunner(spec: spec, threads: threads, observer: observer)
+    self.runner = runner
+    let found: StressRunner<Subject, Model>.Result
+    do {
+      found = try runner.run(
+        prepared, invocations: request.invocations,
+        stopAtFirstFailure: request.untilFirstFailure, deadline: request.deadline,
+        seed: request.seed, shouldStop: shouldStop)
+    } catch {
+      throw .operationThrew(
+        SpecError(message: error.description, history: error.history, scenario: request.scenario))
+    }
+    var result = RunResult(
+      invocations: found.invocations, overlappingInvocations: found.concurrentInvocations,
+      distinctOutcomes: found.distinctOutcomes, failures: found.failures, capped: found.capped)
+    if let failure = found.firstFailure {
+      result.failure = ObservedFailure(
+        evidence: .nonLinearizable(
+          failure.history,
+          Explanation(
+            history: failure.history, longestPrefix: failure.longestPrefix,
+            state: failure.stateAfterPrefix, steps: prepared.steps)))
+    }
+    return result
+  }
+}

@@ -1,0 +1,121 @@
+/// Runs scenarios in schedule mode: each request explores schedules of one scenario under the controlled scheduler.
+///
+/// Everything is fixed by the request's seed: the same scenario and seed explore the same
+/// schedules, so a check finds the same failing schedule again, and a shrinking candidate
+/// is explored with the strategy seed of the scenario it came from.
+final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>: ScenarioRunning {
+  private let spec: Spec<Subject, Model>
+  private let settings: ScheduleSettings
+  private let observer: (any RunObserver)?
+
+  init(spec: Spec<Subject, Model>, settings: ScheduleSettings, observer: (any RunObserver)? = nil)
+  {
+    self.spec = spec
+    self.settings = settings
+    self.observer = observer
+  }
+
+  func shutDown() {}
+
+  func run(_ request: RunRequest) throws(RunError) -> RunResult {
+    let prepared: PreparedScenario<Subject, Model>
+    do {
+      prepared = try PreparedScenario(request.scenario, spec: spec)
+    } catch {
+      throw .operationThrew(SpecError(message: error.description, scenario: request.scenario))
+    }
+    let sequence = observer?.scenarioStarts(request.scenario) ?? 0
+    let runner = ScheduleRunner(
+      spec: spec, scenario: prepared, settings: settings, seed: request.seed,
+      replaying: request.replaying, observer: observer)
+    runner.tracedSchedule = request.tracedSchedule
+    let checker = OutcomeChecker(
+      initial: spec.model, steps: prepared.steps, columnRanges: prepared.columnRanges)
+    var result = RunResult()
+    let schedules = request.replaying == nil ? request.invocations : 1
+    for index in 0..<schedules {
+      if let deadline = request.deadline, index > 0, MonotonicClock.now() > deadline { break }
+      observer?.invocationStarts(scenario: sequence, invocation: index)
+      guard let outcome = runner.run(schedule: index) else { break }
+      result.invocations += 1
+      result.overlappingInvocations += 1
+      if request.replaying != nil { result.replayedTrace = outcome.trace }
+      if let (call, error) = outcome.error {
+        throw .operationThrew(
+          SpecError(
+            message: "operation \(request.scenario.allCalls[call]) threw \(error)",
+            history: runner.history(of: outcome), scenario: request.scenario))
+      }
+      if let failure = failure(of: outcome, runner: runner, checker: checker) {
+        result.failures += 1
+        if result.failure == nil { result.failure = failure }
+        if request.untilFirstFailure { break }
+      }
+    }
+    result.distinctOutcomes = checker.searches
+    result.divergence = runner.divergence
+    return result
+  }
+
+  /// The failure `outcome` shows, or nil when it has a linearization.
+  private func failure(
+    of outcome: ScheduleRunner<Subject, Model>.Outcome, runner: ScheduleRunner<Subject, Model>,
+    checker: OutcomeChecker<Model>
+  ) -> ObservedFailure? {
+    let history = runner.history(of: outcome)
+    let evidence: Evidence
+    var diagnosis: Diagnosis?
+    if let deadlock = outcome.deadlock {
+      evidence = .deadlock(history)
+      diagnosis = deadlock.diagnosis
+    } else if outcome.cutOff {
+      evidence = .stepBound(history)
+      diagnosis = Diagnosis(
+        .unclassified,
+        evidence: "the schedule ran past \(settings.maxSteps) scheduling points without finishing: "
+          + "a spin loop or a livelock")
+    } else if let race = outcome.race {
+      evidence = .dataRace(history)
+      diagnosis = race.diagnosis
+    } else {
+      switch checker.check(outcome.record) {
+      case .linearizable:
+        return nil
+      case .notLinearizable(let prefix, let state):
+        evidence = .nonLinearizable(
+          history,
+          Explanation(history: history, longestPrefix: prefix, state: state, steps: runner.steps))
+      case .repeatedFailure:
+        // An earlier schedule had the same results and order; search again for this one's explanation.
+        let search = LinearizabilityChecker<Model>(
+          intervals: outcome.record.callTimes.indices.map {
+            .init(
+              callTime: outcome.record.callTimes[$0], returnTime: outcome.record.returnTimes[$0])
+          }, initial: spec.model
+        ) { [steps = runner.steps] state, index in
+          steps[index](&state) == outcome.record.results[index]
+        }
+        guard case .notLinearizable(let prefix, let state) = search.check() else { return nil }
+        evidence = .nonLinearizable(
+          history,
+          Explanation(history: history, longestPrefix: prefix, state: state, steps: runner.steps))
+      }
+    }
+    return ObservedFailure(
+      evidence: evidence, diagnosis: diagnosis,
+      schedule: ScheduleObservation(
+        index: outcome.index, trace: outcome.trace,
+        findings: outcome.findings.map { Diagnosis($0.pattern, evidence: $0.evidence) }))
+  }
+}
+
+extension PreparedScenario {
+  /// The range of history positions of each thread's column.
+  var columnRanges: [Range<Int>] {
+    var offset = initial.count
+    return columns.map { column in
+      defer { offset += column.count }
+      return offset..<(offset + column.count)
+    }
+  }
+}

@@ -1,0 +1,93 @@
+extension CheckSession {
+  /// The failure the report shows and its diagnosis.
+  struct Diagnosed {
+    var failure: ObservedFailure
+    var diagnosis: Diagnosis
+  }
+
+  /// More runs of a scenario that died, at most, when its death names no specific bug.
+  static var extraDeathSamples: Int { 2 }
+
+  /// Names the bug the minimized failure shows, from its evidence alone, or says `unclassified`.
+  func diagnose(_ failure: ObservedFailure, of scenario: Scenario, index: Int) -> Diagnosed {
+    if failure.evidence.crash != nil {
+      return diagnoseDeath(failure, of: scenario, index: index)
+    }
+    let history = failure.evidence.history ?? History(entries: [])
+    var diagnosis = failure.diagnosis ?? Diagnoser.diagnose(history, spec: spec)
+    if diagnosis.pattern == .unclassified, case .nonLinearizable = failure.evidence,
+      scenario.activeThreads > 1, ConcurrentOnlyFailure.applies(to: spec.model),
+      let inTurn = try? runner.run(
+        request(ConcurrentOnlyFailure.inTurn(scenario), index: index, invocations: invocationBudget)
+      ), inTurn.failures == 0
+    {
+      diagnosis = ConcurrentOnlyFailure.diagnosis(passingInTurn: inTurn.invocations)
+    }
+    // The results show only the family of a race; a barrier the scheduler saw GCD ignore names it.
+    if diagnosis.pattern == .dataRace,
+      let barrier = failure.schedule?.findings.first(where: { $0.pattern == .barrierOnGlobalQueue })
+    {
+      diagnosis = Diagnosis(
+        .barrierOnGlobalQueue, evidence: diagnosis.evidence + "; and " + barrier.evidence)
+    }
+    return Diagnosed(failure: failure, diagnosis: diagnosis)
+  }
+
+  /// A request to run a scenario that died once more; a run that hangs tells nothing new, so it is not waited on long.
+  private func rerunRequest(_ scenario: Scenario, index: Int, invocations: Int) -> RunRequest {
+    var rerun = request(scenario, index: index, invocations: invocations, fresh: true)
+    rerun.hangTimeout = min(configuration.hangTimeout.seconds, 1)
+    return rerun
+  }
+
+  /// The death that names its bug best: `failure`, or one of up to ``extraDeathSamples`` more runs of its scenario.
+  ///
+  /// A racy bug dies differently from run to run, and some deaths tell less than others
+  /// (see ``CrashDiagnoser/anotherCrashMayTellMore(than:)``). The report shows the most
+  /// specific diagnosis found, with the evidence of the run that gave it, and says so when
+  /// that was not the first run.
+  private func diagnoseDeath(_ failure: ObservedFailure, of scenario: Scenario, index: Int)
+    -> Diagnosed
+  {
+    let took = (failure.evidence.crash?.invocation ?? 0) + 1
+    let budget = min(invocationBudget, max(200, 4 * took))
+    func sample(_ failure: ObservedFailure) -> (Diagnosed, CrashDiagnoser)? {
+      guard let crash = failure.evidence.crash else { return nil }
+      let diagnoser = CrashDiagnoser(
+        evidence: crash, scenario: scenario,
+        arrayAfter: { [spec] in (spec as any IsolatedCheckable).arrayElements(after: $0) },
+        crashesSequentially: { [self] in
+          guard
+            let result = try? runner.run(
+              request(
+                ConcurrentOnlyFailure.inTurn(scenario), index: index, invocations: budget,
+                fresh: true))
+          else { return nil }
+          if let crash = result.failure?.evidence.crash { return crash.kind != .hang }
+          return false
+        })
+      return (Diagnosed(failure: failure, diagnosis: diagnoser.diagnose()), diagnoser)
+    }
+    guard let first = sample(failure) else {
+      return Diagnosed(failure: failure, diagnosis: Diagnosis(.unclassified, evidence: ""))
+    }
+    var best = first
+    var runs = 1
+    while runs <= Self.extraDeathSamples, interruption?.signal == nil,
+      best.1.anotherCrashMayTellMore(than: best.0.diagnosis),
+      let rerun = (try? runner.run(rerunRequest(scenario, index: index, invocations: budget)))?
+        .failure,
+      rerun.evidence.crash != nil, let next = sample(rerun)
+    {
+      runs += 1
+      if next.0.diagnosis.pattern.specificity > best.0.diagnosis.pattern.specificity {
+        best = next
+        best.0.diagnosis.evidence +=
+          " (seen in run \(runs) of this scenario; the first run "
+          + "\(first.0.failure.evidence.crash.map(\.outcome) ?? "died"), "
+          + "which names \(first.0.diagnosis.pattern.rawValue))"
+      }
+    }
+    return best.0
+  }
+}

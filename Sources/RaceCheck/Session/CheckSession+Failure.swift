@@ -1,0 +1,180 @@
+extension CheckSession {
+  /// A failure explained: shrunk, measured again, named, and written as a repro file.
+  struct Explained {
+    var report: FailureReport
+    /// The signal that interrupted shrinking, if one did.
+    var interruptedBy: Int32?
+  }
+
+  /// Shrinks `failure` of scenario `index`, measures how often the result fails, names it and writes its repro.
+  func explain(_ failure: ObservedFailure, of scenario: Scenario, index: Int) -> Explained {
+    let candidateBudget = candidateBudget(for: failure, of: scenario, index: index)
+    var minimized = (scenario: scenario, failure: failure, steps: 0)
+    var shrinkingCutShort = false
+    if configuration.minimizes {
+      let shrunk = shrink(failure, of: scenario, index: index, budget: candidateBudget)
+      minimized = (shrunk.scenario, shrunk.failure, shrunk.steps)
+      shrinkingCutShort = shrunk.cutShort
+    }
+    let recount = recount(minimized.failure, of: minimized.scenario, index: index)
+    var diagnosed = diagnose(minimized.failure, of: minimized.scenario, index: index)
+    if configuration.schedule != nil, minimized.failure.evidence.crash != nil,
+      let schedule = diagnosed.failure.evidence.crash?.invocation
+    {
+      diagnosed.failure.schedule = ScheduleObservation(
+        index: schedule, trace: trace(of: minimized.scenario, index: index, schedule: schedule),
+        findings: [])
+    }
+    let findings = (diagnosed.failure.schedule?.findings ?? []).filter {
+      $0.pattern != diagnosed.diagnosis.pattern
+    }
+    var report = FailureReport(
+      evidence: diagnosed.failure.evidence, diagnosis: diagnosed.diagnosis, secondsToFind: 0,
+      original: scenario, scenarioIndex: index, scenario: minimized.scenario,
+      shrinkSteps: minimized.steps, shrinkingCutShort: shrinkingCutShort,
+      failedInvocations: recount.failures, invocations: recount.invocations,
+      repro: .notWritten("not yet written"), trace: diagnosed.failure.schedule?.trace,
+      scheduleIndex: diagnosed.failure.schedule?.index,
+      findings: findings.isEmpty ? nil : findings)
+    report.repro = writeRepro(report)
+    return Explained(report: report, interruptedBy: interruption?.signal)
+  }
+
+  /// The invocations each shrinking candidate runs: enough to show the failure again about five times at the rate it showed.
+  ///
+  /// A rare interleaving may fail once in thousands of invocations; with the plain budget
+  /// every candidate would then look like a pass and nothing would shrink. So the failing
+  /// scenario is run again first, and the budget sized from the failure rate measured.
+  /// A crash ends its run, so its rate is the invocations it took to show.
+  private func candidateBudget(for failure: ObservedFailure, of scenario: Scenario, index: Int)
+    -> Int
+  {
+    let budget = invocationBudget
+    if configuration.schedule != nil { return budget }
+    if let crash = failure.evidence.crash {
+      return min(budget, max(200, 4 * ((crash.invocation ?? 0) + 1)))
+    }
+    var invocations = 0
+    var failures = 0
+    while failures == 0, invocations < 8 * budget, !isPastShrinkingTime(shrinkDeadline) {
+      guard let result = try? runner.run(request(scenario, index: index, invocations: budget))
+      else { break }
+      invocations += max(1, result.invocations)
+      failures += result.failures
+    }
+    guard failures > 0 else { return 8 * budget }
+    let perFailure = (invocations + failures - 1) / failures
+    return min(8 * budget, max(budget, 5 * perFailure))
+  }
+
+  /// When shrinking must stop: the configured shrinking time, and never far past the check's own time limit.
+  var shrinkDeadline: Int64 {
+    let own = configuration.shrinkTimeLimit.map { MonotonicClock.now() + $0.nanoseconds } ?? .max
+    guard let limit = configuration.timeLimit else { return own }
+    // `--time` bounds the whole check: shrinking may run past it by a tenth at most.
+    return min(own, started + limit.nanoseconds + limit.nanoseconds / 10)
+  }
+
+  func isPastShrinkingTime(_ deadline: Int64) -> Bool {
+    MonotonicClock.now() > deadline || interruption?.signal != nil
+  }
+
+  /// A request for `scenario`, seeded as scenario `index` of the run; `fresh` runs it in a fresh child.
+  ///
+  /// Runs that explain a death are fresh: a block an earlier run submitted to a queue may
+  /// still crash in a later one, which would pin the death on the wrong scenario.
+  func request(
+    _ scenario: Scenario, index: Int, invocations: Int, untilFirstFailure: Bool = false,
+    deadline: Int64? = nil, fresh: Bool = false
+  ) -> RunRequest {
+    var request = RunRequest(
+      scenario: scenario, seed: Self.scenarioSeed(seed, index: index), invocations: invocations,
+      untilFirstFailure: untilFirstFailure, deadline: deadline)
+    request.freshProcess = fresh
+    return request
+  }
+
+  /// The smallest scenario found, within the shrinking time, that fails the same way.
+  private func shrink(_ failure: ObservedFailure, of scenario: Scenario, index: Int, budget: Int)
+    -> (scenario: Scenario, failure: ObservedFailure, steps: Int, cutShort: Bool)
+  {
+    let deadline = shrinkDeadline
+    var cutShort = false
+    let fails = { (candidate: Scenario) -> ObservedFailure? in
+      if self.isPastShrinkingTime(deadline) {
+        cutShort = true
+        return nil
+      }
+      var request = self.request(
+        candidate, index: index, invocations: budget, untilFirstFailure: true, deadline: deadline,
+        fresh: failure.evidence.crash != nil)
+      // A candidate that hangs does not fail the same way; it must not outlast the deadline either.
+      request.hangTimeout = min(
+        self.configuration.hangTimeout.seconds,
+        max(0.1, Double(deadline - MonotonicClock.now()) / 1e9))
+      guard let found = (try? self.runner.run(request))?.failure, found.isSameBug(as: failure)
+      else { return nil }
+      return found
+    }
+    var start = (scenario: scenario, failure: failure, steps: 0)
+    // Calls that never started cannot matter to a crash on a runner thread; dropping them all
+    // at once saves many candidates. Not for a crash off the runner threads: a block an
+    // earlier invocation submitted may run during a later one.
+    if let crash = failure.evidence.crash, crash.runnerThread != nil {
+      let started = scenario.truncated(afterCallsInFlight: crash.inFlight.compactMap(\.index))
+      if started != scenario, let found = fails(started) {
+        start = (started, found, 1)
+      }
+    }
+    let shrinker = Shrinker<ObservedFailure>(
+      fails: { candidate in fails(candidate) }, simplerArguments: spec.simplerArguments)
+    guard let shrunk = try? shrinker.shrink(start.scenario, failure: start.failure) else {
+      return (start.scenario, start.failure, start.steps, cutShort)
+    }
+    return (shrunk.scenario, shrunk.failure, start.steps + shrunk.steps, cutShort)
+  }
+
+  /// How often the minimized scenario fails when run for the whole budget; a death counts the invocations it took.
+  private func recount(_ failure: ObservedFailure, of scenario: Scenario, index: Int) -> (
+    failures: Int, invocations: Int
+  ) {
+    if let crash = failure.evidence.crash { return (1, (crash.invocation ?? 0) + 1) }
+    guard interruption?.signal == nil,
+      let result = try? runner.run(request(scenario, index: index, invocations: invocationBudget)),
+      result.invocations > 0
+    else { return (1, 1) }
+    return (result.failures, result.invocations)
+  }
+
+  /// In schedule mode, the interleaving of schedule `schedule` of `scenario` up to its death, from a run that streams it.
+  ///
+  /// The schedules are fixed by the seed, so a run of the same schedules dies at the same point.
+  private func trace(of scenario: Scenario, index: Int, schedule: Int) -> InterleavingTrace? {
+    var request = request(scenario, index: index, invocations: schedule + 1, fresh: true)
+    request.tracedSchedule = schedule
+    return (try? runner.run(request))?.failure?.schedule?.trace
+  }
+
+  /// Writes the failure's repro file: the one place a repro is written.
+  private func writeRepro(_ failure: FailureReport) -> ReproFile {
+    var repro =
+      if let history = failure.evidence.history {
+        Repro(
+          target: spec.name, seed: seed, scenarioIndex: failure.scenarioIndex,
+          configuration: configuration, scenario: failure.scenario,
+          diagnosis: failure.diagnosis.pattern, history: spec.recordedHistory(history))
+      } else {
+        Repro(
+          target: spec.name, seed: seed, scenarioIndex: failure.scenarioIndex,
+          configuration: configuration, scenario: failure.scenario,
+          diagnosis: failure.diagnosis.pattern, history: nil)
+      }
+    repro.failure = failure.kind
+    repro.schedule = failure.evidence.crash == nil ? failure.trace?.schedule : nil
+    do {
+      return .written(try repro.write(into: configuration.reproDirectory ?? ".racecheck/repro"))
+    } catch {
+      return .notWritten("\(error)")
+    }
+  }
+}

@@ -1,0 +1,139 @@
+/// One check of a spec, whatever runs its scenarios: the loop, the budget, the verdict, shrinking, diagnosis, the report, the repro and interruption.
+///
+/// Stress mode, schedule mode and isolated children differ only in the ``ScenarioRunning``
+/// the session is given. The session generates scenario `i` from the seed, asks the
+/// runner for its budget of invocations, and accounts for what the runner explored:
+/// a pass is claimed only when every planned scenario reached its budget of
+/// overlapping invocations; a search cut short (the time limit, the invocation cap, an
+/// interrupt) is `inconclusive`, with the reason.
+final class CheckSession<Subject, Model: Hashable & Sendable> {
+  let spec: Spec<Subject, Model>
+  let configuration: Configuration
+  let runner: any ScenarioRunning
+  /// Tells whether SIGINT or SIGTERM asked the check to stop; nil when nothing watches for them.
+  let interruption: Interruption?
+  /// The seed of the run.
+  let seed: UInt64
+  /// When the session started, in monotonic nanoseconds.
+  let started: Int64
+  /// When the search must stop, from ``Configuration/timeLimit``.
+  let deadline: Int64?
+
+  init(
+    spec: Spec<Subject, Model>, configuration: Configuration, runner: any ScenarioRunning,
+    interruption: Interruption? = nil
+  ) {
+    self.spec = spec
+    self.configuration = configuration
+    self.runner = runner
+    self.interruption = interruption
+    seed = configuration.effectiveSeed(forSpecNamed: spec.name)
+    let now = MonotonicClock.now()
+    started = now
+    deadline = configuration.timeLimit.map { now + $0.nanoseconds }
+  }
+
+  /// Runs the search and returns the report; the runner is shut down at the end.
+  func run() -> CheckReport {
+    defer { runner.shutDown() }
+    var report = CheckReport(target: spec.name, seed: seed, configuration: configuration)
+    report.voidOperations = spec.voidOperations
+    if let problem = spec.validationError() {
+      report.outcome = .specError(SpecError(message: problem))
+      return finished(report)
+    }
+    let generator = ScenarioGenerator(spec: spec, shape: configuration.shape)
+    let first = min(configuration.firstScenario, configuration.scenarios)
+    report.search.plannedScenarios = configuration.scenarios - first
+    var scenario = Scenario()
+    do throws(RunError) {
+      for index in first..<configuration.scenarios {
+        if let signal = interruption?.signal {
+          report.outcome = .inconclusive(.interrupted(signal: signal))
+          return finished(report)
+        }
+        if let deadline, MonotonicClock.now() > deadline {
+          report.outcome = .inconclusive(
+            .timeLimit(scenarios: report.search.scenarios, planned: report.search.plannedScenarios))
+          return finished(report)
+        }
+        scenario = generator.scenario(seed: seed, index: index)
+        let request = RunRequest(
+          scenario: scenario, seed: Self.scenarioSeed(seed, index: index),
+          invocations: invocationBudget, untilFirstFailure: true, deadline: deadline)
+        let result = try runner.run(request)
+        report.search.invocations += result.invocations
+        report.search.overlappingInvocations += result.overlappingInvocations
+        report.search.distinctOutcomes += result.distinctOutcomes
+        if let failure = result.failure {
+          report.search.scenarios += 1
+          let secondsToFind = seconds(since: started)
+          var found = explain(failure, of: scenario, index: index)
+          found.report.secondsToFind = secondsToFind
+          report.outcome = .failed(found.report)
+          report.interruptedBy = found.interruptedBy
+          return finished(report)
+        }
+        if let signal = interruption?.signal {
+          report.outcome = .inconclusive(.interrupted(signal: signal))
+          return finished(report)
+        }
+        if result.capped { report.search.cappedScenarios += 1 }
+        // A scenario the deadline stopped short of its budget was not explored.
+        let cutByDeadline =
+          deadline.map { MonotonicClock.now() > $0 } ?? false
+          && result.overlappingInvocations < request.invocations && !result.capped
+        if !cutByDeadline { report.search.scenarios += 1 }
+      }
+    } catch {
+      report.outcome = outcome(of: error, scenario: scenario)
+      return finished(report)
+    }
+    if report.search.scenarios < report.search.plannedScenarios {
+      report.outcome = .inconclusive(
+        .timeLimit(scenarios: report.search.scenarios, planned: report.search.plannedScenarios))
+    } else if report.search.cappedScenarios > 0 {
+      report.outcome = .inconclusive(
+        .littleOverlap(
+          scenarios: report.search.cappedScenarios,
+          cap: StressRunner<Subject, Model>.capFactor * configuration.invocations))
+    }
+    return finished(report)
+  }
+
+  /// The invocations each scenario gets: overlapping invocations in stress mode, schedules in schedule mode.
+  var invocationBudget: Int {
+    configuration.schedule?.schedulesPerScenario ?? configuration.invocations
+  }
+
+  /// The seed of scenario `index`'s random pauses or schedule strategy.
+  static func scenarioSeed(_ seed: UInt64, index: Int) -> UInt64 {
+    SplitMix64.derive(seed, UInt64(index))
+  }
+
+  /// How a runner's error ends the check.
+  func outcome(of error: RunError, scenario: Scenario) -> CheckOutcome {
+    switch error {
+    case .operationThrew(let specError):
+      var specError = specError
+      specError.scenario = specError.scenario ?? scenario
+      return .specError(specError)
+    case .workerUnavailable(let message):
+      return .specError(SpecError(message: message))
+    case .killedFromOutside(let signal, let attempts):
+      return .killedFromOutside(signal: signal, attempts: attempts)
+    case .interrupted(let signal):
+      return .inconclusive(.interrupted(signal: signal))
+    }
+  }
+
+  private func finished(_ report: CheckReport) -> CheckReport {
+    var report = report
+    report.seconds = seconds(since: started)
+    return report
+  }
+
+  func seconds(since start: Int64) -> Double {
+    Double(MonotonicClock.now() - start) / 1e9
+  }
+}

@@ -1,0 +1,113 @@
+/// Runs one scenario many times and says what it found: the stress runner, the scheduler and the isolated child each do.
+///
+/// A ``CheckSession`` drives every mode through this one protocol, so the search loop,
+/// the budget, shrinking, diagnosis, the report, the repro and interruption are
+/// written once, whatever runs the scenarios.
+protocol ScenarioRunning: AnyObject {
+  /// Runs `request` and says what it found.
+  func run(_ request: RunRequest) throws(RunError) -> RunResult
+
+  /// Stops the runner's threads or child; it runs nothing afterwards.
+  func shutDown()
+}
+
+/// One request to a runner: run this scenario this many times.
+struct RunRequest: Codable, Sendable, Hashable {
+  /// The scenario to run.
+  var scenario: Scenario
+  /// The seed of this scenario's random pauses (stress) or schedule strategy (schedule mode).
+  var seed: UInt64
+  /// The overlapping invocations to reach (stress) or the schedules to explore (schedule mode).
+  var invocations: Int
+  /// Whether to stop at the first failing invocation.
+  var untilFirstFailure: Bool
+  /// A monotonic time, in nanoseconds and system-wide, after which no new invocation starts.
+  var deadline: Int64?
+  /// Schedule mode: run exactly this recorded schedule, once.
+  var replaying: [Int]? = nil
+  /// Schedule mode: the schedule whose trace an isolated child streams as it runs.
+  var tracedSchedule: Int? = nil
+  /// Isolated runs: whether to run in a fresh child, so that nothing an earlier request left running (a dispatch block) can fail this one.
+  var freshProcess: Bool = false
+  /// Isolated runs: seconds without progress after which the child counts as hung, when shorter than the configured timeout.
+  var hangTimeout: Double? = nil
+}
+
+/// What running one request found.
+struct RunResult: Codable, Sendable {
+  /// The invocations (schedules) run.
+  var invocations: Int = 0
+  /// The invocations in which calls of different threads ran at the same time; every schedule counts.
+  var overlappingInvocations: Int = 0
+  /// The distinct outcomes the checker decided.
+  var distinctOutcomes: Int = 0
+  /// The invocations that failed.
+  var failures: Int = 0
+  /// Whether the run stopped at the invocation cap before it reached its overlapping invocations.
+  var capped: Bool = false
+  /// The first failure, if any.
+  var failure: ObservedFailure?
+  /// Schedule mode, replaying: where the run left the recorded schedule, if it did.
+  var divergence: String?
+  /// Schedule mode, replaying: the interleaving that ran.
+  var replayedTrace: InterleavingTrace?
+}
+
+/// A failure as a runner observed it, before shrinking and diagnosis.
+struct ObservedFailure: Codable, Sendable {
+  /// What it showed.
+  var evidence: Evidence
+  /// The diagnosis the runner's own evidence names (a race or a deadlock the scheduler saw), if any.
+  var diagnosis: Diagnosis?
+  /// Schedule mode: which schedule failed and how.
+  var schedule: ScheduleObservation?
+  /// Isolated runs: the signal that ended the child, for a crash.
+  var signal: Int32?
+
+  /// Whether `other` fails the same way, so that shrinking keeps the bug it started with.
+  func isSameBug(as other: ObservedFailure) -> Bool {
+    evidence.kind == other.evidence.kind && signal == other.signal
+      && diagnosis?.pattern == other.diagnosis?.pattern
+  }
+}
+
+/// Schedule mode: the failing schedule and what the scheduler saw besides the failure.
+struct ScheduleObservation: Codable, Sendable {
+  /// The number of the schedule within its scenario.
+  var index: Int
+  /// The interleaving up to the failure.
+  var trace: InterleavingTrace?
+  /// What the scheduler noticed besides the failure, such as a barrier on a serial queue.
+  var findings: [Diagnosis]
+}
+
+/// Why a runner could not answer a request.
+enum RunError: Error, Sendable, Codable {
+  /// An operation of the spec threw: the spec is broken.
+  case operationThrew(SpecError)
+  /// The isolated child could not be started, or did not serve requests.
+  case workerUnavailable(String)
+  /// The isolated child kept dying of a signal the code under test did not raise.
+  case killedFromOutside(signal: Int32, attempts: Int)
+  /// The check was interrupted by this signal.
+  case interrupted(signal: Int32)
+}
+
+/// Watches a runner's progress: the isolated child's link to its parent implements it.
+///
+/// Every method is called on the thread doing the work and must be cheap: the stress
+/// runner calls ``operationStarts(thread:index:)`` around every call it makes.
+protocol RunObserver: AnyObject, Sendable {
+  /// `scenario` runs next; returns its sequence number.
+  func scenarioStarts(_ scenario: Scenario) -> Int
+  /// Invocation (or schedule) `invocation` of scenario `sequence` starts.
+  func invocationStarts(scenario sequence: Int, invocation: Int)
+  /// The calling thread is the runner's thread `thread`.
+  func threadStarts(_ thread: Int)
+  /// Thread `thread` calls the scenario's call number `index`.
+  func operationStarts(thread: Int, index: Int)
+  /// Thread `thread`'s call returned.
+  func operationEnds(thread: Int)
+  /// A step of the traced schedule.
+  func traced(_ event: InterleavingTrace.Event)
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension RaceCheckTestSuite {
+  /// A signal to the command line stops it cleanly, and its worker children never outlive it.
+  ///
+  /// Each test starts the built `racecheck` executable on a long check of a correct target
+  /// and waits until the check's worker child exists, so the signal lands while it runs.
+  @Suite struct InterruptionTests {
+    @Test(arguments: [SIGINT, SIGTERM])
+    func signalPrintsWhatWasFoundAndExitsWithTheSignalsStatus(signal: Int32) throws {
+      let run = try RunningCommand(["run", "LockedCounter", "--scenarios", "1000000"])
+      _ = try run.waitForWorkerChild()
+      kill(run.process.processIdentifier, signal)
+      run.process.waitUntilExit()
+      #expect(run.process.terminationStatus == 128 + signal)
+      let output = run.output()
+      #expect(output.contains("LockedCounter is inconclusive: interrupted by"), "\(output)")
+      #expect(output.contains("Seed: 0x"), "\(output)")
+    }
+
+    @Test func workerChildEndsWhenItsParentIsKilled() throws {
+      let run = try RunningCommand(["run", "LockedCounter", "--scenarios", "1000000"])
+      let child = try run.waitForWorkerChild()
+      kill(run.process.processIdentifier, SIGKILL)
+      run.process.waitUntilExit()
+      // The child polls for its parent ten times a second; the bound here only keeps a broken build from hanging the suite.
+      var alive = true
+      for _ in 0..<300 where alive {
+        alive = RunningCommand.isRunning(child)
+        if alive { usleep(100_000) }
+      }
+      #expect(!alive, "worker \(child) outlived its parent")
+    }
+  }
+}
+
+/// The built `racecheck` executable running a command, its output collected in a file.
+private struct RunningCommand {
+  let process = Process()
+  let outputFile: URL
+
+  init(_ arguments: [String]) throws {
+    outputFile = FileManager.default.temporaryDirectory
+      .appendingPathComponent("racecheck-interrupt-\(UUID().uuidString).txt")
+    FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+    let handle = try FileHandle(forWritingTo: outputFile)
+    process.executableURL = URL(fileURLWithPath: try BuildProducts.path(of: "racecheck"))
+    process.arguments = arguments + ["--repro-dir", FileManagerTemporary.directory]
+    process.standardOutput = handle
+    process.standardError = handle
+    try process.run()
+  }
+
+  /// Waits until the command has started its worker child, and returns the child's process id.
+  func waitForWorkerChild() throws -> Int32 {
+    let pid = process.processIdentifier
+    for _ in 0..<600 {
+      let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+      if let child = children.split(separator: " ").first.flatMap({ Int32($0) }) { return child }
+      usleep(50_000)
+    }
+    throw WorkerNeverStarted()
+  }
+
+  struct WorkerNeverStarted: Error {}
+
+  func output() -> String {
+    (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
+  }
+
+  /// Whether `pid` is a process that has not ended: a zombie waiting to be reaped has ended.
+  static func isRunning(_ pid: Int32) -> Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let close = stat.lastIndex(of: ")")
+    else { return false }
+    let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
+    return state != "Z" && state != "X"
+  }
+}
