@@ -4,7 +4,7 @@ import RaceCheckSync
 
 /// One class of the source posts, registered with the verdict racecheck must reach.
 public struct Fixture: Sendable {
-  /// The class's row in the catalogue of shared/docs/seed-bugs.md.
+  /// The class's row in the catalogue of docs/catalogue.md.
   public let row: Int
   /// The post the class comes from, as the number of its seed file, such as `"000"`.
   public let post: String

@@ -1,7 +1,7 @@
 // Port of `SynchronizedArray` from post 001 (shared/seeds/001_8d5ada8a42e4f8e6.txt).
 // Original: the `@synchronized (originArray)` fix, lines 14-22.
 // No bug (row 6). The post only wraps `addObject:` in `@synchronized`; this generalizes that fix
-// to the whole array contract of shared/docs/seed-bugs.md, with the guards right
+// to the whole array contract of docs/catalogue.md, with the guards right
 // (`insertObject:atIndex:` accepts `0...count`) and every operation under one lock.
 //
 // Port notes: the lock is an `NSLock`, as the catalogue allows; nothing here re-enters it, so

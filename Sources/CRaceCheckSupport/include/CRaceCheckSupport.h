@@ -170,6 +170,15 @@ pid_t rc_gettid(void);
 /* Names the calling thread (at most 15 bytes are kept); 0 or an error number. */
 int rc_set_thread_name(const char *name);
 
+/*
+ * The CPUs the calling thread may run on: writes up to `capacity` CPU numbers
+ * to `cpus` in increasing order and returns how many there are, or -1.
+ */
+int rc_thread_cpus(int *cpus, int capacity);
+
+/* Lets the calling thread run only on the `count` CPUs of `cpus`; 0 or -1. */
+int rc_set_thread_cpus(const int *cpus, int count);
+
 #ifdef __cplusplus
 }
 #endif

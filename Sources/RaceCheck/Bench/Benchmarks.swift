@@ -65,8 +65,14 @@ public enum Benchmarks {
 
   /// Measures everything in `plan`, calling `progress` with each result as it comes.
   ///
-  /// - Parameter seconds: How long each throughput figure is measured for.
-  /// - Parameter workerExecutable: The program isolated figures start as a worker; nil skips them.
+  /// - Parameters:
+  ///   - plan: The figures to measure.
+  ///   - targets: The targets the plan names.
+  ///   - seconds: How long each throughput figure is measured for.
+  ///   - workerExecutable: The program isolated figures start as a worker; nil skips them.
+  ///   - progress: Called with each result as it is measured.
+  /// - Returns: The results, in the plan's order.
+  /// - Throws: ``Error/unknownTarget(_:)`` when the plan names a target that is not given.
   public static func run(
     _ plan: BenchmarkPlan, targets: [Target], seconds: Double, workerExecutable: String? = nil,
     progress: (BenchmarkResult) -> Void = { _ in }

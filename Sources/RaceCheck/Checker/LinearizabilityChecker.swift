@@ -4,7 +4,9 @@
 /// as a built-in one; ``WingGongSearch`` explains the search. States are compared by
 /// value and hashed once each (``StateSpace`` names them), which is why models are plain values.
 package struct LinearizabilityChecker<State: Hashable> {
-  /// An operation's interval. `returnTime == nil` means it may take effect at any point after its call, or never.
+  /// An operation's interval.
+  ///
+  /// `returnTime == nil` means it may take effect at any point after its call, or never.
   package struct Interval {
     package var callTime: Int64
     package var returnTime: Int64?

@@ -4,7 +4,11 @@ enum IdentityInsteadOfEquality {
 
   /// The diagnosis, when lookups of fresh references always missing explains the history.
   ///
-  /// - Parameter freshReferences: The lookups whose argument reaches the subject as a new object on each call.
+  /// - Parameters:
+  ///   - history: The failing history.
+  ///   - initial: The model's initial state.
+  ///   - freshReferences: The lookups whose argument reaches the subject as a new object on each call.
+  /// - Returns: The diagnosis, or nil when the hypothesis does not explain the history.
   static func diagnose(_ history: History, initial: ArrayModel, freshReferences: Set<String>)
     -> Diagnosis?
   {

@@ -44,7 +44,8 @@ struct ChildDeath {
     let stackRecords = records.filter { $0.kind == .stack }
     let symbolizer = Symbolizer()
     let stack = crash.map { symbolizer.symbolize($0.frames, firstFrameIsFault: true) }
-    let stacks = hung ? symbolizer.symbolize(stackRecords.map(\.frames), firstFrameIsFault: true) : []
+    let stacks =
+      hung ? symbolizer.symbolize(stackRecords.map(\.frames), firstFrameIsFault: true) : []
     let kind: CrashEvidence.Kind
     var detail: String?
     var signalName: String?
@@ -57,7 +58,9 @@ struct ChildDeath {
     case .exited(let status):
       kind = .exit
       let text = String(strayOutput.prefix(200))
-      detail = "exited with status \(status) before reporting" + (text.isEmpty ? "" : "; it wrote: \(text)")
+      detail =
+        "exited with status \(status) before reporting"
+        + (text.isEmpty ? "" : "; it wrote: \(text)")
     }
     return CrashEvidence(
       kind: kind, signal: signalName,

@@ -110,3 +110,17 @@ public struct ArrayModel: HistoryModel {
     }
   }
 }
+
+extension ArrayModel {
+  /// What each operation of the vocabulary returns.
+  public static func resultKinds(of operation: String) -> ValueKinds {
+    switch operation {
+    case "count": .int
+    case "indexOf": [.int, .null]
+    case "contains": .bool
+    case "snapshot": .list
+    case "append", "insert", "remove", "removeLast", "replace": .null
+    default: .any
+    }
+  }
+}

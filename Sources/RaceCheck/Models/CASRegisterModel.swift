@@ -64,3 +64,14 @@ public struct CASRegisterModel: HistoryModel {
     }
   }
 }
+
+extension CASRegisterModel {
+  /// What each operation of the vocabulary returns.
+  public static func resultKinds(of operation: String) -> ValueKinds {
+    switch operation {
+    case "write": .null
+    case "cas": .bool
+    default: .any
+    }
+  }
+}

@@ -55,3 +55,10 @@ public struct CounterModel: HistoryModel {
     step == .get
   }
 }
+
+extension CounterModel {
+  /// What each operation of the vocabulary returns.
+  public static func resultKinds(of operation: String) -> ValueKinds {
+    operation == "get" ? .int : .null
+  }
+}

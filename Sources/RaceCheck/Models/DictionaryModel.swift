@@ -75,3 +75,15 @@ public struct DictionaryModel: HistoryModel {
     }
   }
 }
+
+extension DictionaryModel {
+  /// What each operation of the vocabulary returns.
+  public static func resultKinds(of operation: String) -> ValueKinds {
+    switch operation {
+    case "count": .int
+    case "keys", "values": .list
+    case "set", "remove": .null
+    default: .any
+    }
+  }
+}

@@ -83,3 +83,10 @@ extension KeyValueModel: KeyedHistoryModel {
     return part
   }
 }
+
+extension KeyValueModel {
+  /// What each operation of the vocabulary returns.
+  public static func resultKinds(of operation: String) -> ValueKinds {
+    operation == "get" ? .string : .null
+  }
+}

@@ -57,3 +57,14 @@ public struct QueueModel: HistoryModel {
     }
   }
 }
+
+extension QueueModel {
+  /// What each operation of the vocabulary returns.
+  public static func resultKinds(of operation: String) -> ValueKinds {
+    switch operation {
+    case "enqueue": .null
+    case "count": .int
+    default: .any
+    }
+  }
+}

@@ -48,3 +48,10 @@ public struct RegisterModel: HistoryModel {
     step == .read
   }
 }
+
+extension RegisterModel {
+  /// What each operation of the vocabulary returns.
+  public static func resultKinds(of operation: String) -> ValueKinds {
+    operation == "write" ? .null : .any
+  }
+}

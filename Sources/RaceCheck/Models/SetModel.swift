@@ -59,3 +59,10 @@ public struct SetModel: HistoryModel {
     }
   }
 }
+
+extension SetModel {
+  /// What each operation of the vocabulary returns.
+  public static func resultKinds(of operation: String) -> ValueKinds {
+    operation == "count" ? .int : .bool
+  }
+}

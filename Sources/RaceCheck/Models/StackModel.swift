@@ -57,3 +57,14 @@ public struct StackModel: HistoryModel {
     }
   }
 }
+
+extension StackModel {
+  /// What each operation of the vocabulary returns.
+  public static func resultKinds(of operation: String) -> ValueKinds {
+    switch operation {
+    case "push": .null
+    case "count": .int
+    default: .any
+    }
+  }
+}

@@ -21,7 +21,7 @@ extension CheckReport {
     lines += [
       "",
       "Minimized scenario (\(failure.original.size) operations shrunk to \(failure.scenario.size) in "
-        + "\(failure.shrinkSteps) step\(failure.shrinkSteps == 1 ? "" : "s"))"
+        + "\(failure.shrinkSteps) step\(failure.shrinkSteps == 1 ? "" : "s")\(failure.shrinkingNote))"
         + (results == nil ? ":" : ", with the results of the failing schedule:"),
       ScenarioTable(scenario: failure.scenario, results: results, voidOperations: voidOperations)
         .render(),

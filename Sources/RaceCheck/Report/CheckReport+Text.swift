@@ -70,7 +70,8 @@ extension CheckReport: CustomStringConvertible {
       "  \(failure.diagnosis.evidence)",
       "",
       "Minimized scenario (\(failure.original.size) operations shrunk to \(failure.scenario.size) in "
-        + "\(failure.shrinkSteps) step\(failure.shrinkSteps == 1 ? "" : "s")), with the results of a failing invocation:",
+        + "\(failure.shrinkSteps) step\(failure.shrinkSteps == 1 ? "" : "s")\(failure.shrinkingNote)), "
+        + "with the results of a failing invocation:",
       ScenarioTable(scenario: failure.scenario, results: results, voidOperations: voidOperations)
         .render(),
       "",
@@ -120,7 +121,8 @@ extension CheckReport: CustomStringConvertible {
       "",
       failure.shrinkSteps > 0
         ? "Minimized scenario (\(failure.original.size) operations shrunk to \(failure.scenario.size) in "
-          + "\(failure.shrinkSteps) steps, each run in a fresh child), ended in \(run) \((crash.invocation ?? 0) + 1):"
+          + "\(failure.shrinkSteps) steps, each run in a fresh child\(failure.shrinkingNote)), ended in "
+          + "\(run) \((crash.invocation ?? 0) + 1):"
         : "Scenario \(failure.scenarioIndex + 1), \(run) \((crash.invocation ?? 0) + 1):",
       ScenarioTable(scenario: failure.scenario, results: nil, voidOperations: []).render(),
       "",
@@ -191,5 +193,12 @@ extension Explanation {
       }
     }
     return lines
+  }
+}
+
+extension FailureReport {
+  /// What the minimized scenario's line adds when shrinking stopped before the scenario was minimal.
+  var shrinkingNote: String {
+    shrinkingCutShort ? "; shrinking stopped at its time limit, so a smaller one may exist" : ""
   }
 }

@@ -14,16 +14,23 @@ import Synchronization
 final class SpinBarrier: @unchecked Sendable {
   private let parties: Int
   private let spinLimit: Int
+  /// Whether a spinning waiter yields its CPU now and then, for a partner that may be waiting to run on the same CPU.
+  private let yieldsWhileSpinning: Bool
   private let arrived = Atomic<Int>(0)
   private let generation = Atomic<Int>(0)
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
   private let condition: UnsafeMutablePointer<pthread_cond_t>
 
   /// Creates a barrier for `parties` threads that spins `spinLimit` times before blocking.
-  init(parties: Int, spinLimit: Int = 20_000) {
+  ///
+  /// Threads on CPUs of their own should not yield: on a busy machine a yield hands the
+  /// CPU to another process for a whole time slice, milliseconds in which the partner
+  /// arrives and waits.
+  init(parties: Int, spinLimit: Int = 20_000, yieldsWhileSpinning: Bool = true) {
     precondition(parties > 0)
     self.parties = parties
     self.spinLimit = spinLimit
+    self.yieldsWhileSpinning = yieldsWhileSpinning
     mutex = .allocate(capacity: 1)
     condition = .allocate(capacity: 1)
     pthread_mutex_init(mutex, nil)
@@ -52,7 +59,7 @@ final class SpinBarrier: @unchecked Sendable {
     }
     for spin in 0..<spinLimit {
       if generation.load(ordering: .acquiring) != current { return }
-      if spin & 0xFF == 0xFF { sched_yield() }
+      if yieldsWhileSpinning, spin & 0xFF == 0xFF { sched_yield() }
     }
     pthread_mutex_lock(mutex)
     while generation.load(ordering: .acquiring) == current {

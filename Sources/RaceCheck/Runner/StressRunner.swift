@@ -44,6 +44,8 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
   private let stopped = DispatchGroup()
   /// Watches the run when it happens in an isolated child.
   private let observer: (any RunObserver)?
+  /// Keeps the threads on distinct CPUs while they run invocations.
+  private let placement = ThreadPlacement.current()
 
   // Written by thread 0 before `start`, read by the other threads after it.
   private var subject: Subject?
@@ -67,9 +69,11 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     self.spec = spec
     self.observer = observer
     self.threads = max(1, threads)
-    start = SpinBarrier(parties: self.threads)
-    go = SpinBarrier(parties: self.threads, spinLimit: 1_000_000)
-    finish = SpinBarrier(parties: self.threads)
+    // Threads pinned to CPUs of their own spin without yielding; more threads than CPUs share them.
+    let ownCPUs = placement.allowed.count >= self.threads
+    start = SpinBarrier(parties: self.threads, yieldsWhileSpinning: !ownCPUs)
+    go = SpinBarrier(parties: self.threads, spinLimit: 1_000_000, yieldsWhileSpinning: !ownCPUs)
+    finish = SpinBarrier(parties: self.threads, yieldsWhileSpinning: !ownCPUs)
     slots = (0..<self.threads).map { _ in Slot() }
     jitter = Array(repeating: 0, count: self.threads)
     for thread in 1..<self.threads {
@@ -100,6 +104,7 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
 
   private func workerLoop(_ thread: Int) {
     observer?.threadStarts(thread)
+    placement.pin(thread: thread)
     while true {
       start.arriveAndWait()
       if shuttingDown { return }
@@ -112,8 +117,14 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
   /// Runs `scenario` up to `invocations` times and checks each distinct outcome.
   ///
   /// - Parameters:
+  ///   - scenario: The scenario, its calls bound to the subject and the model.
+  ///   - invocations: The invocations in which the threads overlapped to reach.
   ///   - stopAtFirstFailure: Return as soon as one invocation fails.
   ///   - deadline: A monotonic time in nanoseconds after which no new invocation starts.
+  ///   - seed: The seed of the random pauses between calls.
+  ///   - shouldStop: Asked every 64 invocations whether the check was interrupted.
+  /// - Returns: What the invocations found.
+  /// - Throws: The error of an operation that threw: the spec is broken.
   func run(
     _ scenario: PreparedScenario<Subject, Model>, invocations: Int, stopAtFirstFailure: Bool = true,
     deadline: Int64? = nil, seed: UInt64 = 0, shouldStop: () -> Bool = { false }
@@ -139,7 +150,12 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
       invocations: 0, concurrentInvocations: 0, failures: 0, searches: 0, firstFailure: nil)
     var record = InvocationRecord(capacity: calls)
     for slot in slots { slot.record = InvocationRecord(capacity: calls) }
-    defer { subject = nil }
+    // Thread 0 is the caller's thread: it is pinned for the run only.
+    if concurrent { placement.pin(thread: 0) }
+    defer {
+      subject = nil
+      if concurrent { placement.release() }
+    }
 
     // On a loaded machine the threads of many invocations never run at the same time,
     // and such an invocation tests nothing concurrent. The budget counts only those in

@@ -8,8 +8,7 @@ final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>: Scenari
   private let settings: ScheduleSettings
   private let observer: (any RunObserver)?
 
-  init(spec: Spec<Subject, Model>, settings: ScheduleSettings, observer: (any RunObserver)? = nil)
-  {
+  init(spec: Spec<Subject, Model>, settings: ScheduleSettings, observer: (any RunObserver)? = nil) {
     self.spec = spec
     self.settings = settings
     self.observer = observer

@@ -42,7 +42,8 @@ extension CheckSession {
       case .inconclusive(let reason): report.outcome = .inconclusive(reason.description)
       case .killedFromOutside(let signal, let attempts):
         report.outcome = .inconclusive(
-          "the isolated child was killed by \(SignalName.name(of: signal)) \(attempts) times from outside")
+          "the isolated child was killed by \(SignalName.name(of: signal)) \(attempts) times from outside"
+        )
       case .passed, .failed: break
       }
     }

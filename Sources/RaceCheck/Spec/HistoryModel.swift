@@ -38,9 +38,17 @@ public protocol HistoryModel: Hashable, Sendable {
   /// other orders (moving an operation that changes nothing earlier breaks no
   /// linearization), and drops one whose outcome is unknown. The default, `false`, is always safe.
   static func leavesStateUnchanged(_ step: Step, result: Value?) -> Bool
+
+  /// The kinds of value operation `operation` returns, so a spec whose result type can never match is rejected before it runs.
+  ///
+  /// The default, ``ValueKinds/any``, rejects nothing.
+  static func resultKinds(of operation: String) -> ValueKinds
 }
 
 extension HistoryModel {
+  /// Says ``ValueKinds/any``: without knowing the model, any result may match.
+  public static func resultKinds(of operation: String) -> ValueKinds { .any }
+
   /// Says `false`: without knowing the model, every operation may change the state.
   public static func leavesStateUnchanged(_ step: Step, result: Value?) -> Bool { false }
 }
@@ -55,6 +63,8 @@ public enum ModelError: Error, Hashable, Sendable, CustomStringConvertible {
   case wrongArgument(operation: String, position: Int, expected: String, got: Value)
   /// The initial state does not have the model's shape.
   case wrongState(model: String, expected: String, got: Value)
+  /// The subject's side of an operation returns a kind of value the model's operation never does, so no result could match.
+  case wrongResult(model: String, operation: String, expected: ValueKinds, got: ValueKinds)
 
   public var description: String {
     switch self {
@@ -66,6 +76,9 @@ public enum ModelError: Error, Hashable, Sendable, CustomStringConvertible {
       return "argument \(position + 1) of '\(operation)' must be \(expected), got \(got)"
     case .wrongState(let model, let expected, let got):
       return "the \(model) model's state must be \(expected), got \(got)"
+    case .wrongResult(let model, let operation, let expected, let got):
+      return "it returns \(got), but the \(model) model's '\(operation)' returns \(expected), "
+        + "so no result could ever match: make the closure return \(expected)"
     }
   }
 }

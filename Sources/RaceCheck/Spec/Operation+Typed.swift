@@ -131,7 +131,8 @@ extension Operation where Model: HistoryModel {
         return try perform(subject, repeat try decoder.next((each Argument).self)).historyValue
       },
       bind: Self.vocabularyStep(name),
-      validate: Self.validatesStep(name, repeat (each Argument).self))
+      validate: Self.validatesStep(
+        name, returning: Result.historyValueKinds, repeat (each Argument).self))
   }
 
   /// Creates an operation of a built-in model's vocabulary that returns nothing.
@@ -156,7 +157,7 @@ extension Operation where Model: HistoryModel {
         return .null
       },
       bind: Self.vocabularyStep(name),
-      validate: Self.validatesStep(name, repeat (each Argument).self))
+      validate: Self.validatesStep(name, returning: .null, repeat (each Argument).self))
   }
 
   static func vocabularyStep(_ name: String)
@@ -172,12 +173,17 @@ extension Operation where Model: HistoryModel {
     }
   }
 
+  /// Checks recorded arguments against the vocabulary, and that the closure's results are of a kind the model's operation returns.
   static func validatesStep<each Argument: ValueConvertible>(
-    _ name: String, _ types: repeat (each Argument).Type
+    _ name: String, returning results: ValueKinds, _ types: repeat (each Argument).Type
   ) -> @Sendable ([Value]) -> ModelError? {
     let decodes = Self.decodes(name, repeat each types)
     return { values in
       if let error = decodes(values) { return error }
+      let expected = Model.resultKinds(of: name)
+      if results.isDisjoint(with: expected) {
+        return .wrongResult(model: Model.name, operation: name, expected: expected, got: results)
+      }
       do throws(ModelError) {
         _ = try Model.step(name, values)
         return nil

@@ -330,8 +330,9 @@ private func op(
 
 // MARK: - Brute force
 
-/// Decides linearizability by trying every order of the operations that respects real time,
-/// with info operations also allowed to be left out. Prefixes whose last step fails are
+/// Decides linearizability by trying every order of the operations that respects real time.
+///
+/// Info operations may also be left out. Prefixes whose last step fails are
 /// abandoned, which skips no order that could succeed.
 private func bruteForceIsLinearizable<M: Model>(_ history: History<M>) -> Bool {
   var placed = Array(repeating: false, count: history.entries.count)

@@ -130,7 +130,8 @@ extension RaceCheckTestSuite {
       #expect(result.status == 64)
       #expect(
         result.errorLines.first
-          == "racecheck: invalid value '65' for '--threads' of 'run': expected an integer from 1 to 64")
+          == "racecheck: invalid value '65' for '--threads' of 'run': expected an integer from 1 to 64"
+      )
     }
 
     @Test func runOfASequentiallyBuggyCounterFailsWithTheReport() throws {
@@ -348,6 +349,16 @@ extension RaceCheckTestSuite {
       #expect(
         result.errorLines.first
           == "racecheck: 'bench' needs a benchmark plan, and this program was given none")
+    }
+
+    @Test func benchCheckerWithoutAFolderIsBadUsage() {
+      let result = CLI.invoke(["bench", "checker"])
+      #expect(result.status == 64)
+      #expect(
+        result.errorLines == [
+          "racecheck: 'bench checker' needs a <folder>",
+          "Run 'racecheck bench checker --help' for usage.",
+        ])
     }
 
     @Test func benchJSONIsExactlyTheResults() throws {

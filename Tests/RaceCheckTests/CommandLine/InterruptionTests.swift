@@ -60,7 +60,8 @@ private struct RunningCommand {
   func waitForWorkerChild() throws -> Int32 {
     let pid = process.processIdentifier
     for _ in 0..<600 {
-      let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+      let children =
+        (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
       if let child = children.split(separator: " ").first.flatMap({ Int32($0) }) { return child }
       usleep(50_000)
     }

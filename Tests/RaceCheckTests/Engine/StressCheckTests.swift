@@ -95,6 +95,52 @@ extension RaceCheckTestSuite {
       #expect(report.specError?.message.contains("no operation 'incremnt'") == true)
       #expect(report.invocations == 0)
     }
+
+    @Test func operationReturningNothingWhereTheModelReturnsABoolIsASpecError() {
+      let spec = Spec("VoidInsertSet", make: OneLockCounter.init, model: SetModel()) {
+        Operation("insert", .int(in: 0...3)) { (counter: OneLockCounter, _: Int) in
+          counter.increment()
+        }
+        Operation("count") { (counter: OneLockCounter) in counter.value }
+      }
+      let report = spec.check(smallConfiguration())
+      #expect(
+        report.specError?.message
+          == "operation 'insert' of 'VoidInsertSet': it returns nothing, but the set model's "
+          + "'insert' returns a Bool, so no result could ever match: make the closure return a Bool"
+      )
+      #expect(report.invocations == 0)
+    }
+
+    @Test func operationReturningAListWhereTheModelReturnsAnIntIsASpecError() {
+      let spec = Spec("ListCount", make: OneLockCounter.init, model: ArrayModel()) {
+        Operation("count") { (counter: OneLockCounter) in [counter.value] }
+      }
+      let report = spec.check(smallConfiguration())
+      #expect(
+        report.specError?.message.contains(
+          "it returns a list, but the array model's 'count' returns an Int") == true)
+      #expect(report.invocations == 0)
+    }
+
+    @Test func resultTypesThatCanMatchTheModelAreAccepted() {
+      // `indexOf` returns an index or nil: a plain Int (say -1 for "not found") can still match.
+      let spec = Spec("PlainIndex", make: GuardedInsertArray.init, model: ArrayModel()) {
+        Operation("indexOf", .int(in: 0...3)) { (array: GuardedInsertArray, value: Int) in
+          array.get(0) == value ? 0 : -1
+        }
+        Operation("get", .int(in: 0...3)) { (array: GuardedInsertArray, index: Int) in
+          array.get(index)
+        }
+        Operation("append", .int(in: 0...3)) { (array: GuardedInsertArray, value: Int) in
+          array.append(value)
+        }
+      }
+      var configuration = smallConfiguration()
+      configuration.scenarios = 1
+      let report = spec.check(configuration)
+      #expect(report.specError == nil, "\(report)")
+    }
   }
 }
 

@@ -133,7 +133,6 @@ extension RaceCheckTestSuite {
       #expect(recorder.snapshot().thread(inSlot: 3)?.operation == nil)
     }
   }
-
 }
 
 extension RaceCheckTestSuite.CrashCaptureTests {
@@ -262,7 +261,6 @@ private struct ProbeRun {
   static func probePath() throws -> String {
     try BuildProducts.path(of: "racecheck-probe")
   }
-
 }
 
 /// The probe's kinds, as its command line names them.

@@ -11,7 +11,8 @@ enum BenchCommand {
         isOptional: true),
       ArgumentSpec(
         name: "folder",
-        help: "For 'checker': the histories (default: \(CheckerBenchCommand.defaultFolder)).",
+        help:
+          "For 'checker': the folder of history files to check, such as Porcupine's test_data (required).",
         isOptional: true),
     ],
     options: [

@@ -1,16 +1,18 @@
 import Foundation
 
-/// `racecheck bench checker [<folder>]`: the history checker's time and memory on every history of a folder.
+/// `racecheck bench checker <folder>`: the history checker's time and memory on every history of a folder.
 enum CheckerBenchCommand {
-  /// Porcupine's test data, where the project keeps it beside the repository.
-  static let defaultFolder = "../shared/histories/porcupine"
   static let defaultRuns = 5
 
   static func run(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError)
     -> ExitStatus
   {
     let runs = try parsed.integer("--runs", atLeast: 1) ?? defaultRuns
-    let folder = parsed.positionals.count > 1 ? parsed.positionals[1] : defaultFolder
+    // No folder of histories ships with racecheck, so none can be the default.
+    guard parsed.positionals.count > 1 else {
+      throw .missingArgument("folder", command: "bench checker")
+    }
+    let folder = parsed.positionals[1]
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
       isDirectory.boolValue

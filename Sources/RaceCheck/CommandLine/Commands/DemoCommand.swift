@@ -124,7 +124,8 @@ enum DemoCommand {
     if let signal = interruption.signal {
       status = .interrupted(by: signal)
       context.printError(
-        "\(context.programName): demo interrupted by \(SignalName.name(of: signal)) after \(outcomes.count) rows")
+        "\(context.programName): demo interrupted by \(SignalName.name(of: signal)) after \(outcomes.count) rows"
+      )
     }
     if json {
       let document = DemoJSON(

@@ -2,7 +2,8 @@
 enum ReplayCommand {
   static let spec = CommandSpec(
     name: "replay",
-    abstract: "Run a repro file's scenario again until its failure shows, and say how often it did.",
+    abstract:
+      "Run a repro file's scenario again until its failure shows, and say how often it did.",
     arguments: [
       ArgumentSpec(
         name: "repro-file", help: "A repro file written by 'run' (in .racecheck/repro by default).")
@@ -117,7 +118,8 @@ enum ReplayCommand {
         + "\(report.invocations) invocation\(plural) within \(PlainNumber.text(report.timeLimit)) s; "
         + "stress interleavings vary, so a longer --time may show it."
     case .inconclusive(let reason):
-      return "Replayed \(file): inconclusive: \(reason), after \(report.invocations) invocation\(plural)."
+      return
+        "Replayed \(file): inconclusive: \(reason), after \(report.invocations) invocation\(plural)."
     case .specError(let error):
       return "Replayed \(file): the spec is broken: \(error.message)"
     }

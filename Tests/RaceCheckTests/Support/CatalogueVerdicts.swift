@@ -1,0 +1,42 @@
+import RaceCheck
+import Testing
+
+/// What stress checks of a catalogue row must get right on any machine, however busy.
+///
+/// Stress mode finds racy bugs by running threads at the same time, which a loaded machine
+/// makes rarer: a check may then stop `inconclusive`, or not reach a failure that shows
+/// once in thousands of runs. So the tests assert what holds under load, and the demo's
+/// figures (idle and loaded) measure how often each row reaches its verdict:
+/// - a row that must pass never fails (a failure there is a false positive);
+/// - a failure is never given a name other than the row's, though `unclassified` is honest;
+/// - a row that must fail is found and named in at least one of its seeds.
+/// Schedule mode's catalogue tests assert every verdict exactly.
+enum CatalogueVerdicts {
+  static func expectHonest(
+    row: Int, name: String, expectation: RaceCheck.Expectation,
+    reports: [(seed: UInt64, report: CheckReport)],
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    for (seed, report) in reports {
+      let context =
+        "row \(row) (\(name)), seed \(seed): expected \(expectation), got \(report.verdict)"
+      #expect(report.specError == nil, "\(context)\n\(report)", sourceLocation: sourceLocation)
+      switch expectation.verdict {
+      case .pass, .inconclusive:
+        #expect(report.verdict != .fail, "\(context)\n\(report)", sourceLocation: sourceLocation)
+      case .fail:
+        if let pattern = report.failure?.diagnosis.pattern {
+          #expect(
+            pattern == expectation.diagnosis || pattern == .unclassified,
+            "\(context) named \(pattern.rawValue)\n\(report)", sourceLocation: sourceLocation)
+        }
+      }
+    }
+    if expectation.verdict == .fail {
+      #expect(
+        reports.contains { expectation.isMet(by: $0.report) },
+        "row \(row) (\(name)): no seed found and named \(expectation)",
+        sourceLocation: sourceLocation)
+    }
+  }
+}
