@@ -17,6 +17,8 @@ public struct HistoryChecker: Sendable {
   public var checksAllPartitions: Bool
   /// Whether to work out the window, the longest prefix and the candidates of a violation.
   public var explains: Bool
+  /// Stops the search, leaving the parts it had not decided `unknown`, once SIGINT or SIGTERM came.
+  package var interruption: Interruption?
 
   /// Creates a checker; by default, no time limit, partitioned, stopping at the first failing part, explaining.
   public init(
@@ -50,8 +52,9 @@ public struct HistoryChecker: Sendable {
     // Largest parts first, so that the last one to start is a short one.
     let schedule = parts.indices.sorted { parts[$0].operations.count > parts[$1].operations.count }
     var budget = WingGongSearch.Budget(deadline: deadline)
-    if !checksAll {
-      budget.shouldStop = { @Sendable in stop.isRaised }
+    let interruption = interruption
+    budget.shouldStop = { @Sendable in
+      (!checksAll && stop.isRaised) || interruption?.signal != nil
     }
     let searchBudget = budget
     let work: @Sendable (Int) -> Void = { position in

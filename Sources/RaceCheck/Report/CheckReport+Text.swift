@@ -44,8 +44,12 @@ extension CheckReport: CustomStringConvertible {
       return "\(scenarios), \(search.invocations) schedules, "
         + "\(search.distinctOutcomes) distinct outcomes"
     }
+    // The budget counts overlapping invocations only, so more may run than --invocations says.
+    let why =
+      search.invocations > search.overlappingInvocations
+      ? " (the budget of \(configuration.invocations) per scenario counts only these)" : ""
     return "\(scenarios), \(search.invocations) invocations of which "
-      + "\(search.overlappingInvocations) ran their threads at the same time, "
+      + "\(search.overlappingInvocations) ran their threads at the same time\(why), "
       + "\(search.distinctOutcomes) distinct outcomes"
   }
 

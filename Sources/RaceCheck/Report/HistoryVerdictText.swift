@@ -3,6 +3,8 @@ struct HistoryVerdictText {
   let file: String
   let history: RecordedHistory
   let verdict: HistoryVerdict
+  /// The signal that stopped an undecided search, if one did rather than the time limit.
+  var interruptedBy: Int32? = nil
 
   /// At most this many operations are listed in one place; the rest are counted.
   private static let listed = 12
@@ -20,10 +22,12 @@ struct HistoryVerdictText {
       return ["\(file): linearizable under the \(history.model) model; \(summary)."]
     case .unknown:
       let open = verdict.parts.filter { $0.verdict == .unknown }.count
-      return [
-        "\(file): unknown: the time ran out with \(open) of \(verdict.parts.count) part\(verdict.parts.count == 1 ? "" : "s") undecided; \(summary).",
-        "A longer --timeout may decide it.",
-      ]
+      let undecided =
+        "\(open) of \(verdict.parts.count) part\(verdict.parts.count == 1 ? "" : "s") undecided; \(summary)."
+      if let signal = interruptedBy {
+        return ["\(file): unknown: interrupted by \(SignalName.name(of: signal)) with \(undecided)"]
+      }
+      return ["\(file): unknown: the time ran out with \(undecided)", "A longer --timeout may decide it."]
     case .notLinearizable:
       var lines = ["\(file): NOT linearizable under the \(history.model) model; \(summary)."]
       if let violation = verdict.violation { lines += describe(violation) }

@@ -70,9 +70,15 @@ extension CheckSession {
   /// When shrinking must stop: the configured shrinking time, and never far past the check's own time limit.
   var shrinkDeadline: Int64 {
     let own = configuration.shrinkTimeLimit.map { MonotonicClock.now() + $0.nanoseconds } ?? .max
-    guard let limit = configuration.timeLimit else { return own }
-    // `--time` bounds the whole check: shrinking may run past it by a tenth at most.
-    return min(own, started + limit.nanoseconds + limit.nanoseconds / 10)
+    return min(own, explanationDeadline ?? .max)
+  }
+
+  /// When every run that explains a failure must stop, or nil without a time limit.
+  ///
+  /// `--time` bounds the whole check: explaining a failure found in time (shrinking it,
+  /// counting how often it fails, the runs a diagnosis makes) may run past it by a tenth.
+  var explanationDeadline: Int64? {
+    configuration.timeLimit.map { started + $0.nanoseconds + $0.nanoseconds / 10 }
   }
 
   func isPastShrinkingTime(_ deadline: Int64) -> Bool {
@@ -82,14 +88,15 @@ extension CheckSession {
   /// A request for `scenario`, seeded as scenario `index` of the run; `fresh` runs it in a fresh child.
   ///
   /// Runs that explain a death are fresh: a block an earlier run submitted to a queue may
-  /// still crash in a later one, which would pin the death on the wrong scenario.
+  /// still crash in a later one, which would pin the death on the wrong scenario. Without
+  /// a `deadline`, the request stops at ``explanationDeadline``.
   func request(
     _ scenario: Scenario, index: Int, invocations: Int, untilFirstFailure: Bool = false,
     deadline: Int64? = nil, fresh: Bool = false
   ) -> RunRequest {
     var request = RunRequest(
       scenario: scenario, seed: Self.scenarioSeed(seed, index: index), invocations: invocations,
-      untilFirstFailure: untilFirstFailure, deadline: deadline)
+      untilFirstFailure: untilFirstFailure, deadline: deadline ?? explanationDeadline)
     request.freshProcess = fresh
     return request
   }

@@ -28,8 +28,9 @@ enum CheckCommand {
     discussion: [
       "Histories of kv and dictionary are checked one key at a time, in parallel, when every",
       "operation names one key. Exits 0 when the history is linearizable, 1 when it is not,",
-      "75 when the time ran out first, and 65 when the file is rejected (the message names",
-      "the operation or line and the problem).",
+      "75 when the time ran out first, 65 when the file is rejected (the message names",
+      "the operation or line and the problem), and 130 or 143 after SIGINT or SIGTERM, once",
+      "what was decided so far is printed.",
     ],
     execute: { parsed, context throws(UsageError) in try run(parsed, context) })
 
@@ -55,13 +56,16 @@ enum CheckCommand {
         expected: "one of " + BuiltInModels.names.joined(separator: ", "), command: "check")
     }
     let timeout = try parsed.seconds("--timeout")
+    let interruption = Interruption.watch()
+    defer { interruption.stop() }
     let history: RecordedHistory
     let verdict: HistoryVerdict
     do throws(HistoryInputError) {
       history = try format.read(contentsOf: path, model: model)
-      let checker = HistoryChecker(
+      var checker = HistoryChecker(
         timeout: timeout, partitions: !parsed.flag("--no-partitions"),
         checksAllPartitions: parsed.flag("--all-partitions"))
+      checker.interruption = interruption
       do {
         verdict = try checker.check(history)
       } catch {
@@ -79,16 +83,20 @@ enum CheckCommand {
         "\(statsPrefix) seconds \(PlainNumber.text(verdict.seconds)) peak-memory-megabytes \(megabytes ?? "unknown")"
       )
     }
-    let status: ExitStatus
+    var status: ExitStatus
     switch verdict.verdict {
     case .linearizable: status = .success
     case .notLinearizable: status = .failureFound
     case .unknown: status = .undecided
     }
+    // A signal that came once the verdict was in changed nothing; one that cut the search short did.
+    let interruptedBy = verdict.verdict == .unknown ? interruption.signal : nil
+    if let interruptedBy { status = .interrupted(by: interruptedBy) }
     if parsed.flag("--json") {
       return context.printJSON(CheckJSON(file: path, history: history, verdict), status: status)
     }
-    HistoryVerdictText(file: path, history: history, verdict: verdict).lines.forEach(context.print)
+    HistoryVerdictText(file: path, history: history, verdict: verdict, interruptedBy: interruptedBy)
+      .lines.forEach(context.print)
     return status
   }
 
