@@ -27,7 +27,9 @@ struct HistoryVerdictText {
       if let signal = interruptedBy {
         return ["\(file): unknown: interrupted by \(SignalName.name(of: signal)) with \(undecided)"]
       }
-      return ["\(file): unknown: the time ran out with \(undecided)", "A longer --timeout may decide it."]
+      return [
+        "\(file): unknown: the time ran out with \(undecided)", "A longer --timeout may decide it.",
+      ]
     case .notLinearizable:
       var lines = ["\(file): NOT linearizable under the \(history.model) model; \(summary)."]
       if let violation = verdict.violation { lines += describe(violation) }

@@ -23,6 +23,27 @@ extension RaceCheckTestSuite {
       #expect(output.contains("Seed: 0x"), "\(output)")
     }
 
+    @Test func signalStopsAHistoryCheckWithWhatItDecided() throws {
+      // Forty overlapping adds of distinct powers of two reach 2^40 states, and the read no
+      // state explains makes the search try them all: it runs until it is stopped.
+      var operations = (0..<40).map { bit in
+        #"{"process": \#(bit), "op": "add", "args": [\#(1 << bit)], "call": 0, "return": 100}"#
+      }
+      operations.append(
+        #"{"process": 40, "op": "get", "args": [], "call": 200, "return": 300, "result": -1}"#)
+      let file = URL(fileURLWithPath: FileManagerTemporary.directory)
+        .appendingPathComponent("endless-\(UUID().uuidString).json")
+      try
+        #"{"racecheck": 1, "model": "counter", "operations": [\#(operations.joined(separator: ","))]}"#
+        .write(to: file, atomically: true, encoding: .utf8)
+      let run = try RunningCommand(["check", file.path], reproDirectory: false)
+      try run.waitUntilItWatches(SIGINT)
+      kill(run.process.processIdentifier, SIGINT)
+      run.process.waitUntilExit()
+      #expect(run.process.terminationStatus == 130)
+      #expect(run.output().contains("unknown: interrupted by SIGINT with 1 of 1 part undecided"))
+    }
+
     @Test func workerChildEndsWhenItsParentIsKilled() throws {
       let run = try RunningCommand(["run", "LockedCounter", "--scenarios", "1000000"])
       let child = try run.waitForWorkerChild()
@@ -44,13 +65,14 @@ private struct RunningCommand {
   let process = Process()
   let outputFile: URL
 
-  init(_ arguments: [String]) throws {
+  init(_ arguments: [String], reproDirectory: Bool = true) throws {
     outputFile = FileManager.default.temporaryDirectory
       .appendingPathComponent("racecheck-interrupt-\(UUID().uuidString).txt")
     FileManager.default.createFile(atPath: outputFile.path, contents: nil)
     let handle = try FileHandle(forWritingTo: outputFile)
     process.executableURL = URL(fileURLWithPath: try BuildProducts.path(of: "racecheck"))
-    process.arguments = arguments + ["--repro-dir", FileManagerTemporary.directory]
+    process.arguments =
+      arguments + (reproDirectory ? ["--repro-dir", FileManagerTemporary.directory] : [])
     process.standardOutput = handle
     process.standardError = handle
     try process.run()
@@ -69,6 +91,27 @@ private struct RunningCommand {
   }
 
   struct WorkerNeverStarted: Error {}
+
+  /// Waits until the command has taken `signal` over from its default action, so that sending it now stops the command cleanly.
+  ///
+  /// Watching a signal ignores its default action and lets libdispatch catch it, which
+  /// `/proc` shows in the process's masks of ignored and caught signals.
+  func waitUntilItWatches(_ signal: Int32) throws {
+    let pid = process.processIdentifier
+    let bit = UInt64(1) << UInt64(signal - 1)
+    for _ in 0..<600 {
+      let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+      let masks = status.split(separator: "\n").compactMap { line -> UInt64? in
+        guard line.hasPrefix("SigIgn:") || line.hasPrefix("SigCgt:") else { return nil }
+        return UInt64(line.dropFirst(7).trimmingCharacters(in: .whitespaces), radix: 16)
+      }
+      if masks.contains(where: { $0 & bit != 0 }) { return }
+      usleep(50_000)
+    }
+    throw SignalNeverWatched()
+  }
+
+  struct SignalNeverWatched: Error {}
 
   func output() -> String {
     (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
