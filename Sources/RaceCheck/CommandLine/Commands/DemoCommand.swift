@@ -3,16 +3,11 @@ enum DemoCommand {
   /// The seed the demo uses unless told otherwise: one of the seeds the catalogue's tests check.
   static let defaultSeed: UInt64 = 1
 
-  /// The demo's budgets: the catalogue tests' scenarios and invocations, and a cap on shrinking.
+  /// The demo's budgets, which the catalogue's tests use too.
   ///
   /// A passing row runs its whole budget, however long a busy machine makes that: a time cap
-  /// would make it inconclusive. Shrinking a failure stops after 1 s with the smallest
-  /// failing scenario found.
-  static let defaults: Configuration = {
-    var configuration = Configuration.demo(seed: defaultSeed)
-    configuration.shrinkTimeLimit = .seconds(1)
-    return configuration
-  }()
+  /// would make it inconclusive.
+  static let defaults = Configuration.demo(seed: defaultSeed)
 
   static let spec = CommandSpec(
     name: "demo",
