@@ -17,6 +17,9 @@ enum Diagnoser {
     {
       return diagnosis
     }
+    if let diagnosis = NonAtomicCompoundUpdate.diagnose(history, spec: spec) {
+      return diagnosis
+    }
     if let initial = spec.model as? RegisterModel,
       let diagnosis = TornValue.diagnose(history, initial: initial)
     {

@@ -16,7 +16,7 @@ extension CheckSession {
     let history = failure.evidence.history ?? History(entries: [])
     var diagnosis = failure.diagnosis ?? Diagnoser.diagnose(history, spec: spec)
     if diagnosis.pattern == .unclassified, case .nonLinearizable = failure.evidence,
-      scenario.activeThreads > 1, ConcurrentOnlyFailure.applies(to: spec.model),
+      scenario.activeThreads > 1, ConcurrentOnlyFailure.applies(to: spec, scenario: scenario),
       let inTurn = try? runner.run(
         request(ConcurrentOnlyFailure.inTurn(scenario), index: index, invocations: invocationBudget)
       ), inTurn.failures == 0

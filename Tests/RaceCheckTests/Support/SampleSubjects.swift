@@ -130,3 +130,28 @@ final class NeverOpenedGate: Sendable {
     }
   }
 }
+
+/// A dictionary whose every method is one `sync` on a serial queue: each call is atomic.
+final class SerialDictionary: @unchecked Sendable {
+  private let queue = DispatchQueue(label: "serial-dictionary")
+  private var storage: [String: Int] = [:]
+
+  func get(_ key: String) -> Int? { queue.sync { storage[key] } }
+  func set(_ value: Int, _ key: String) { queue.sync { storage[key] = value } }
+
+  /// A client's increment made of two of the dictionary's calls: each is atomic, the pair is not.
+  static let spec = Spec("SerialDictionary", make: SerialDictionary.init, model: DictionaryModel())
+  {
+    Operation("get", .element(of: ["a", "b"])) { (dictionary: SerialDictionary, key: String) in
+      dictionary.get(key)
+    }
+    Operation(
+      "increment", .element(of: ["a", "b"]),
+      perform: { (dictionary: SerialDictionary, key: String) in
+        dictionary.set((dictionary.get(key) ?? 0) + 1, key)
+      },
+      model: { (state: inout DictionaryModel, key: String) in
+        state.entries[key] = .int((state.entries[key]?.intValue ?? 0) + 1)
+      })
+  }
+}
