@@ -25,7 +25,9 @@ enum Diagnoser {
     {
       return diagnosis
     }
+    // The hypothesis knows the vocabulary's steps only; an operation with its own model is not one of them.
     if let initial = spec.model as? any HistoryModel,
+      spec.mapsToVocabulary(history.entries.map(\.call)),
       let diagnosis = UnorderedWrite.diagnose(history, initial: initial)
     {
       return diagnosis

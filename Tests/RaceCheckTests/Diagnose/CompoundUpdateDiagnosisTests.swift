@@ -43,6 +43,16 @@ extension RaceCheckTestSuite {
       #expect(Diagnoser.diagnose(history, spec: SerialDictionary.spec).pattern == .unclassified)
     }
 
+    @Test func lateWritesDoNotExplainAnOperationWithItsOwnModel() {
+      // A read that missed an earlier increment: the late-write hypothesis knows only the
+      // vocabulary's steps, and would take the increment for a call that changes nothing.
+      let history = History(entries: [
+        Self.entry(0, "increment", ["a"], 1, 2),
+        Self.entry(1, "get", ["a"], 3, 4, result: .null),
+      ])
+      #expect(Diagnoser.diagnose(history, spec: SerialDictionary.spec).pattern == .unclassified)
+    }
+
     @Test func concurrentOnlyFailureNeedsEveryCallToBeOneVocabularyCall() {
       let reads = Scenario(parallel: [[call("get", "a")], [call("get", "b")]])
       let increments = Scenario(parallel: [[call("increment", "a")], [call("get", "a")]])
