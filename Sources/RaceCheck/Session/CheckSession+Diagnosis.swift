@@ -53,7 +53,7 @@ extension CheckSession {
     let budget = min(invocationBudget, max(200, 4 * took))
     func sample(_ failure: ObservedFailure) -> (Diagnosed, CrashDiagnoser)? {
       guard let crash = failure.evidence.crash else { return nil }
-      let diagnoser = CrashDiagnoser(
+      var diagnoser = CrashDiagnoser(
         evidence: crash, scenario: scenario,
         arrayAfter: { [spec] in (spec as any IsolatedCheckable).arrayElements(after: $0) },
         crashesSequentially: { [self] in
@@ -66,6 +66,16 @@ extension CheckSession {
           if let crash = result.failure?.evidence.crash { return crash.kind != .hang }
           return false
         })
+      diagnoser.append = IndexGuardProbe.append(of: spec)
+      diagnoser.runAlone = { [self] probe in
+        guard
+          let result = try? runner.run(
+            request(
+              probe, index: index, invocations: IndexGuardProbe.invocations,
+              untilFirstFailure: true, fresh: true)), result.invocations > 0
+        else { return nil }
+        return result.failure.map { .failed($0.evidence) } ?? .passed
+      }
       return (Diagnosed(failure: failure, diagnosis: diagnoser.diagnose()), diagnoser)
     }
     guard let first = sample(failure) else {
