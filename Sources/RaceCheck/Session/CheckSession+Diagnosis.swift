@@ -14,7 +14,10 @@ extension CheckSession {
       return diagnoseDeath(failure, of: scenario, index: index)
     }
     let history = failure.evidence.history ?? History(entries: [])
-    var diagnosis = failure.diagnosis ?? Diagnoser.diagnose(history, spec: spec)
+    var diagnosis =
+      failure.diagnosis
+      ?? Diagnoser.diagnose(
+        history, spec: spec, escapedReads: failure.schedule?.escapedReads ?? [])
     if diagnosis.pattern == .unclassified, case .nonLinearizable = failure.evidence,
       scenario.activeThreads > 1, ConcurrentOnlyFailure.applies(to: spec, scenario: scenario),
       let inTurn = try? runner.run(
