@@ -5,13 +5,16 @@
 /// made one thread after another, the operations are not atomic with respect to each
 /// other, which is what an unsynchronized access to shared state looks like from outside.
 ///
-/// Only for the collection models, whose every operation is one primitive step of the
-/// wrapped storage. With a counter or a custom model an operation may be a compound
-/// update made of locked steps, where no access races and the name would mislead.
+/// Only for the collection models, whose every vocabulary operation is one primitive step
+/// of the wrapped storage, and only when every call of the scenario is such an operation,
+/// one call into the subject. With a counter, a custom model, or an operation with its own
+/// model closure, an operation may be a compound update made of locked steps, where no
+/// access races and the name would mislead.
 enum ConcurrentOnlyFailure {
-  /// Whether the rule may name failures of a spec with this model.
-  static func applies<Model>(to model: Model) -> Bool {
-    model is ArrayModel || model is DictionaryModel
+  /// Whether the rule may name a failure of `scenario`, a scenario of `spec`.
+  static func applies<Subject, Model>(to spec: Spec<Subject, Model>, scenario: Scenario) -> Bool {
+    (spec.model is ArrayModel || spec.model is DictionaryModel)
+      && spec.mapsToVocabulary(scenario.allCalls)
   }
 
   /// The diagnosis, given how many invocations of the scenario with its threads in turn all passed.

@@ -11,14 +11,21 @@ struct CrashDiagnoser {
   let arrayAfter: ([Scenario.Call]) -> [Value]?
   /// Whether the scenario, run with its threads one after another, crashes too; nil when unknown.
   let crashesSequentially: () -> Bool?
+  /// A call of the spec's vocabulary `append`, with an argument its generator draws; nil when the spec has none.
+  var append: Scenario.Call? = nil
+  /// Runs a scenario of one thread in a fresh child and says how it ended; nil when it could not run.
+  var runAlone: (Scenario) -> IndexGuardProbe.Run? = { _ in nil }
 
   static let indexTraps = ["out of range", "Index out of bounds"]
   static let indexedWrites: Set<String> = ["insert", "remove", "replace"]
   static let writes: Set<String> = indexedWrites.union(["append", "removeLast", "set", "write"])
 
   func diagnose() -> Diagnosis {
-    syncOnCurrentQueue() ?? unsignedUnderflow() ?? uncheckedAsyncWrite() ?? escapedLiveStorage()
+    if let diagnosis = syncOnCurrentQueue() { return diagnosis }
+    let readTrap = emptyArrayReadTrap()
+    return readTrap.flatMap(unsignedUnderflow) ?? uncheckedAsyncWrite() ?? escapedLiveStorage()
       ?? writerCrashedUnderEscapedReader() ?? memoryCorruption() ?? corruptResult() ?? dataRace()
+      ?? readTrap.map(unexplainedReadTrap)
       ?? Diagnosis(
         .unclassified,
         evidence: "the child \(evidence.kind == .hang ? "hung" : "crashed")"
@@ -67,18 +74,64 @@ struct CrashDiagnoser {
         + "was already running on, which deadlocks (Linux's libdispatch traps instead)")
   }
 
-  /// A read trapped on an index the model says is out of range, on an empty array.
-  private func unsignedUnderflow() -> Diagnosis? {
-    guard isIndexTrap, let point = crashPoint, let call = crashingCall, call.operation == "get",
-      let index = call.arguments.first?.intValue,
+  /// A read that trapped on its own thread on an index the model says is out of range, on an empty array, with what the index probe showed.
+  struct EmptyArrayReadTrap {
+    /// The read.
+    var call: Scenario.Call
+    /// The probe run, or nil when the spec has no append that makes the array non-empty.
+    var probe: IndexGuardProbe?
+    /// What the probe showed.
+    var finding: IndexGuardProbe.Finding
+  }
+
+  /// The read trap on an empty array, probed: the same read past the end of a non-empty array decides what it shows.
+  private func emptyArrayReadTrap() -> EmptyArrayReadTrap? {
+    guard isIndexTrap, evidence.runnerThread != nil, let point = crashPoint,
+      let call = crashingCall, call.operation == "get", let index = call.arguments.first?.intValue,
       let elements = arrayAfter(sequentialPrefix(before: point)), elements.isEmpty
+    else { return nil }
+    guard let append,
+      let probe = IndexGuardProbe(trappingAt: index, append: append, arrayAfter: arrayAfter)
+    else { return EmptyArrayReadTrap(call: call, probe: nil, finding: .inconclusive) }
+    return EmptyArrayReadTrap(
+      call: call, probe: probe, finding: probe.finding(of: runAlone(probe.scenario)))
+  }
+
+  /// The read trap on an empty array, where a read past the end of a non-empty array returns nil: the unsigned guard wraps at count 0 only.
+  private func unsignedUnderflow(_ trap: EmptyArrayReadTrap) -> Diagnosis? {
+    guard trap.finding == .guarded, let probe = trap.probe,
+      let index = trap.call.arguments.first?.intValue
     else { return nil }
     return Diagnosis(
       .unsignedUnderflowBoundsCheck,
       evidence:
-        "\(call) trapped with \(evidence.message ?? "an index trap") on an array the model holds empty, where it "
-        + "returns nil: with count 0, the unsigned guard index <= count - 1 wraps to the maximum and passes (index \(index))"
+        "\(trap.call) trapped with \(evidence.message ?? "an index trap") on an array the model holds empty, where it "
+        + "returns nil, yet \(probe) returned nil: a guard rejects an index out of range except at count 0, "
+        + "where the unsigned guard index <= count - 1 wraps to the maximum and passes (index \(index))"
     )
+  }
+
+  /// The read trap on an empty array that no rule explains: what was seen, and why it is not named.
+  private func unexplainedReadTrap(_ trap: EmptyArrayReadTrap) -> Diagnosis {
+    let seen =
+      "\(trap.call) trapped with \(evidence.message ?? "an index trap") on an array the model holds empty, "
+      + "where it returns nil"
+    let why: String
+    switch (trap.finding, trap.probe) {
+    case (.unchecked, let probe?):
+      why =
+        ", and \(probe) traps too, where the model returns nil: the type checks no index, so this is "
+        + "not an unsigned guard, which fails at count 0 only"
+    case (_, nil):
+      why =
+        "; the spec has no append to make the array non-empty, so a read that checks no index cannot be "
+        + "told from an unsigned guard index <= count - 1, which fails at count 0 only"
+    case (_, let probe?):
+      why =
+        "; \(probe) neither returned nil nor trapped on its index, so a read that "
+        + "checks no index cannot be told from an unsigned guard index <= count - 1, which fails at count 0 only"
+    }
+    return Diagnosis(.unclassified, evidence: seen + why)
   }
 
   /// A trap on a thread racecheck did not start, after a write with an invalid index returned.

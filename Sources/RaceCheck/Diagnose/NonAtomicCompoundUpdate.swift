@@ -1,4 +1,10 @@
 /// Names `non-atomic-compound-update`: overlapping read-modify-writes, some of whose effects are lost.
+///
+/// Two kinds of operation are read-modify-writes: a counter's `increment` and `add`, by
+/// the counter's contract, and an operation a spec gives its own model closure, which
+/// may make several calls into the subject (`set(get(k) + 1, k)`). The hypothesis is the
+/// same for both: dropping the effect of one or two of them that overlapped another
+/// update makes the history linearizable, as a write computed from a stale read does.
 enum NonAtomicCompoundUpdate {
   static let compoundUpdates: Set<String> = ["increment", "add"]
   static let updates: Set<String> = ["increment", "add", "set"]
@@ -9,32 +15,13 @@ enum NonAtomicCompoundUpdate {
   /// The diagnosis, when dropping one or two counter updates that overlapped another update explains the history.
   static func diagnose(_ history: History, initial: CounterModel) -> Diagnosis? {
     let entries = history.entries
-    // Only an update that overlapped another one can have lost its effect to it.
-    let racing = entries.indices.filter { index in
-      compoundUpdates.contains(entries[index].call.operation)
-        && entries.indices.contains { other in
-          other != index && updates.contains(entries[other].call.operation)
-            && overlap(entries[index], entries[other])
-        }
-    }
-    for count in 1...maximumLost {
-      for lost in combinations(of: racing, count: count) {
-        let hypothesis = Hypothesis<CounterModel> { state, entry in
-          lost.contains { entries[$0] == entry } ? .null : CounterModel.correctStep(&state, entry)
-        }
-        guard let order = hypothesis.witness(for: history, from: initial) else { continue }
-        return diagnosis(history, lost: lost, order: order, initial: initial)
-      }
-    }
-    return nil
-  }
-
-  private static func diagnosis(
-    _ history: History, lost: [Int], order: [Int], initial: CounterModel
-  )
-    -> Diagnosis
-  {
-    let entries = history.entries
+    let racing = racingUpdates(
+      in: entries, isCompound: { compoundUpdates.contains($0.call.operation) },
+      isUpdate: { updates.contains($0.call.operation) })
+    guard
+      let (lost, order) = lostUpdates(
+        history, racing: racing, initial: initial, step: CounterModel.correctStep)
+    else { return nil }
     let first = entries[lost[0]]
     let rival = entries.first {
       $0 != first && updates.contains($0.call.operation) && overlap(first, $0)
@@ -46,13 +33,90 @@ enum NonAtomicCompoundUpdate {
     }
     let observed =
       read.map { " and \($0.0.call) returned \($0.0.result) where the model expects \($0.1)" } ?? ""
-    let lostCount = lost.count == 1 ? "one update was lost" : "\(lost.count) updates were lost"
     return Diagnosis(
       .nonAtomicCompoundUpdate,
       evidence:
         "\(first.call) on thread \(first.process) overlapped \(rival.call) on thread \(rival.process)\(observed): "
-        + "\(lostCount), because each read and write is atomic but the read-modify-write made of them is not"
+        + "\(lostCount(lost)), because each read and write is atomic but the read-modify-write made of them is not"
     )
+  }
+
+  /// The diagnosis, when dropping one or two of the spec's own updates that overlapped another update explains the history.
+  ///
+  /// The spec's own updates are its operations with a model closure that return nothing;
+  /// another update is any operation that returns nothing. The model is the spec's: each
+  /// entry's step is its operation's model side.
+  static func diagnose<Subject, Model>(_ history: History, spec: Spec<Subject, Model>)
+    -> Diagnosis?
+  {
+    let own = Set(spec.operations.filter { !$0.mapsToVocabulary && !$0.returnsValue }.map(\.name))
+    let writes = Set(spec.operations.filter { !$0.returnsValue }.map(\.name))
+    let entries = history.entries
+    let racing = racingUpdates(
+      in: entries, isCompound: { own.contains($0.call.operation) },
+      isUpdate: { writes.contains($0.call.operation) })
+    let steps = spec.boundSteps(for: history)
+    let step: (inout Model, History.Entry) -> Value? = { state, entry in
+      steps[entry].map { $0(&state) }
+    }
+    guard
+      let (lost, order) = lostUpdates(history, racing: racing, initial: spec.model, step: step)
+    else { return nil }
+    let first = entries[lost[0]]
+    let rival = entries.first {
+      $0 != first && writes.contains($0.call.operation) && overlap(first, $0)
+    }!
+    let correct = Hypothesis<Model>(step: step)
+    let read = correct.replay(order, of: history, from: spec.model) {
+      candidate, state -> (History.Entry, Value)? in
+      var after = state
+      guard spec.operation(named: candidate.call.operation)?.returnsValue == true,
+        let expected = step(&after, candidate), expected != candidate.result
+      else { return nil }
+      return (candidate, expected)
+    }
+    let observed =
+      read.map { " and \($0.0.call) returned \($0.0.result) where the model expects \($0.1)" } ?? ""
+    return Diagnosis(
+      .nonAtomicCompoundUpdate,
+      evidence:
+        "\(first.call) on thread \(first.process) overlapped \(rival.call) on thread \(rival.process)\(observed): "
+        + "\(lostCount(lost)), because each call \(first.call.operation) makes is atomic but the "
+        + "read-modify-write made of them is not")
+  }
+
+  /// The compound updates of `entries` that overlapped another update: only those can have lost their effect to it.
+  private static func racingUpdates(
+    in entries: [History.Entry], isCompound: (History.Entry) -> Bool,
+    isUpdate: (History.Entry) -> Bool
+  ) -> [Int] {
+    entries.indices.filter { index in
+      isCompound(entries[index])
+        && entries.indices.contains { other in
+          other != index && isUpdate(entries[other]) && overlap(entries[index], entries[other])
+        }
+    }
+  }
+
+  /// The fewest of `racing` whose effects, dropped, make the history linearizable, with the witness order.
+  private static func lostUpdates<State: Hashable>(
+    _ history: History, racing: [Int], initial: State,
+    step: @escaping (inout State, History.Entry) -> Value?
+  ) -> (lost: [Int], order: [Int])? {
+    let entries = history.entries
+    for count in 1...maximumLost {
+      for lost in combinations(of: racing, count: count) {
+        let hypothesis = Hypothesis<State> { state, entry in
+          lost.contains { entries[$0] == entry } ? .null : step(&state, entry)
+        }
+        if let order = hypothesis.witness(for: history, from: initial) { return (lost, order) }
+      }
+    }
+    return nil
+  }
+
+  private static func lostCount(_ lost: [Int]) -> String {
+    lost.count == 1 ? "one update was lost" : "\(lost.count) updates were lost"
   }
 
   static func overlap(_ first: History.Entry, _ second: History.Entry) -> Bool {

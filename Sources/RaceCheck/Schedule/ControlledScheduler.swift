@@ -47,6 +47,10 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     var synchronizedInActivity = false
     /// Whether an operation or a block is running on it.
     var isBusy = false
+    /// The history position of the call it runs, or, for an async block, of the call that submitted it.
+    var call: Int?
+    /// The queues the running call has left by `sync`, each with how many blocks it had started then.
+    var queuesLeft: [(queue: QueueState, startsThen: Int)] = []
 
     init(id: Int, name: String) {
       self.id = id
@@ -79,6 +83,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     var allEnds = VectorClock()
     /// The last barrier's clock: a non-barrier block starts after it.
     var lastBarrierEnd = VectorClock()
+    /// Every block started on the queue, in order: the thread that ran it and the call it ran for.
+    var starts: [(thread: Int, call: Int?)] = []
 
     init(queue: SyncQueue, name: String) {
       self.queue = queue
@@ -156,6 +162,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   private(set) var race: DataRace?
   private(set) var deadlock: Deadlock?
   private(set) var findings: [Finding] = []
+  /// The reads outside every queue, after leaving one, that another call's block on the queue preceded.
+  private(set) var readsAfterLeaving: [ReadAfterLeaving] = []
   private(set) var cutOff = false
   private var queues: [ObjectIdentifier: QueueState] = [:]
   private var locks: [ObjectIdentifier: LockState] = [:]
@@ -381,6 +389,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   private func start(_ item: QueueItem, on queue: QueueState, _ me: ControlledThread) {
     queue.pending.removeAll { $0 === item }
     queue.running.append(item)
+    queue.starts.append((me.id, me.call))
     me.clock.join(item.barrier ? queue.allEnds : queue.lastBarrierEnd)
     me.blocks.append((queue, item))
   }
@@ -419,6 +428,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     // Leaving the queue lets waiting blocks in: a visible effect, so other threads may run first.
     point(me)
     finishBlock(item, on: state, me)
+    me.queuesLeft.append((state, state.starts.count))
     record(me, "queue.sync exit '\(state.name)'")
   }
 
@@ -442,6 +452,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       finishBlock(item, on: state, block)
       record(block, (barrier ? "barrier block end" : "block end") + " '\(state.name)'")
     }
+    block.call = me.call
     me.clock.tick(me.id)
     record(me, "queue.async\(barrier ? "(flags: .barrier)" : "") '\(state.name)' → \(block.name)")
   }
@@ -491,6 +502,22 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     let me = currentThread()
     point(me)
     record(me, "yield '\(label)'")
+    noteReadAfterLeaving(by: me)
+  }
+
+  /// Notes the blocks of other calls that entered a queue `me`'s call left, when `me` reads now outside every queue and lock.
+  ///
+  /// A yield marks a read of memory outside the primitives; done outside every queue after
+  /// a `sync` left one, it reads what that queue guards without waiting for its blocks.
+  private func noteReadAfterLeaving(by me: ControlledThread) {
+    guard me.isBusy, me.blocks.isEmpty, me.locksHeld == 0, let reader = me.call else { return }
+    for left in me.queuesLeft {
+      for start in left.queue.starts[left.startsThen...] where start.thread != me.id {
+        guard let writer = start.call, writer != reader else { continue }
+        let read = ReadAfterLeaving(queue: left.queue.name, reader: reader, writer: writer)
+        if !readsAfterLeaving.contains(read) { readsAfterLeaving.append(read) }
+      }
+    }
   }
 
   func access(

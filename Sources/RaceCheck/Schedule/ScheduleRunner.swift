@@ -16,6 +16,7 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
     var deadlock: Deadlock?
     var cutOff: Bool
     var findings: [Finding]
+    var readsAfterLeaving: [ControlledScheduler.ReadAfterLeaving]
     var error: (call: Int, error: any Error)?
   }
 
@@ -76,7 +77,8 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
     return Outcome(
       index: index, record: state.record, returned: state.returned, trace: scheduler.trace,
       race: scheduler.race, deadlock: scheduler.deadlock, cutOff: scheduler.cutOff,
-      findings: scheduler.findings, error: state.error)
+      findings: scheduler.findings, readsAfterLeaving: scheduler.readsAfterLeaving,
+      error: state.error)
   }
 
   /// What the controlled threads of one schedule record; only the running thread touches it.
@@ -147,6 +149,8 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
     let line = scheduler.record(thread, description, isOperation: true)
     thread.activity += 1
     thread.synchronizedInActivity = false
+    thread.call = index
+    thread.queuesLeft = []
     thread.isBusy = true
     defer { thread.isBusy = false }
     state.time += 1
@@ -164,6 +168,16 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
     state.returned[index] = true
     if !voidOperations.contains(calls[index].operation) {
       scheduler.amend(line, description + ": " + state.record.results[index].description)
+    }
+  }
+
+  /// The reads of `outcome` that went on after their call left a queue another call's block entered, between calls that returned.
+  func escapedReads(of outcome: Outcome) -> [EscapedRead] {
+    let entries = outcome.record.history(of: scenario.scenario).entries
+    return outcome.readsAfterLeaving.compactMap { read in
+      guard outcome.returned[read.reader], outcome.returned[read.writer] else { return nil }
+      return EscapedRead(
+        queue: read.queue, reader: entries[read.reader], writer: entries[read.writer])
     }
   }
 

@@ -104,7 +104,8 @@ final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>: Scenari
       evidence: evidence, diagnosis: diagnosis,
       schedule: ScheduleObservation(
         index: outcome.index, trace: outcome.trace,
-        findings: outcome.findings.map { Diagnosis($0.pattern, evidence: $0.evidence) }))
+        findings: outcome.findings.map { Diagnosis($0.pattern, evidence: $0.evidence) },
+        escapedReads: runner.escapedReads(of: outcome)))
   }
 }
 

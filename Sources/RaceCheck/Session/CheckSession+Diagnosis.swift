@@ -14,9 +14,12 @@ extension CheckSession {
       return diagnoseDeath(failure, of: scenario, index: index)
     }
     let history = failure.evidence.history ?? History(entries: [])
-    var diagnosis = failure.diagnosis ?? Diagnoser.diagnose(history, spec: spec)
+    var diagnosis =
+      failure.diagnosis
+      ?? Diagnoser.diagnose(
+        history, spec: spec, escapedReads: failure.schedule?.escapedReads ?? [])
     if diagnosis.pattern == .unclassified, case .nonLinearizable = failure.evidence,
-      scenario.activeThreads > 1, ConcurrentOnlyFailure.applies(to: spec.model),
+      scenario.activeThreads > 1, ConcurrentOnlyFailure.applies(to: spec, scenario: scenario),
       let inTurn = try? runner.run(
         request(ConcurrentOnlyFailure.inTurn(scenario), index: index, invocations: invocationBudget)
       ), inTurn.failures == 0
@@ -53,7 +56,7 @@ extension CheckSession {
     let budget = min(invocationBudget, max(200, 4 * took))
     func sample(_ failure: ObservedFailure) -> (Diagnosed, CrashDiagnoser)? {
       guard let crash = failure.evidence.crash else { return nil }
-      let diagnoser = CrashDiagnoser(
+      var diagnoser = CrashDiagnoser(
         evidence: crash, scenario: scenario,
         arrayAfter: { [spec] in (spec as any IsolatedCheckable).arrayElements(after: $0) },
         crashesSequentially: { [self] in
@@ -66,6 +69,16 @@ extension CheckSession {
           if let crash = result.failure?.evidence.crash { return crash.kind != .hang }
           return false
         })
+      diagnoser.append = IndexGuardProbe.append(of: spec)
+      diagnoser.runAlone = { [self] probe in
+        guard
+          let result = try? runner.run(
+            request(
+              probe, index: index, invocations: IndexGuardProbe.invocations,
+              untilFirstFailure: true, fresh: true)), result.invocations > 0
+        else { return nil }
+        return result.failure.map { .failed($0.evidence) } ?? .passed
+      }
       return (Diagnosed(failure: failure, diagnosis: diagnoser.diagnose()), diagnoser)
     }
     guard let first = sample(failure) else {

@@ -79,6 +79,8 @@ struct ScheduleObservation: Codable, Sendable {
   var trace: InterleavingTrace?
   /// What the scheduler noticed besides the failure, such as a barrier on a serial queue.
   var findings: [Diagnosis]
+  /// The reads that went on after their call left a queue, while another call's block entered it.
+  var escapedReads: [EscapedRead] = []
 }
 
 /// Why a runner could not answer a request.

@@ -123,6 +123,7 @@ extension Operation where Model: HistoryModel {
   ) {
     self.init(
       name: name,
+      mapsToVocabulary: true,
       generators: Self.erase(repeat each arguments),
       passesFreshReferences: Self.anyReference(repeat (each Argument).self),
       returnsValue: true,
@@ -148,6 +149,7 @@ extension Operation where Model: HistoryModel {
   ) {
     self.init(
       name: name,
+      mapsToVocabulary: true,
       generators: Self.erase(repeat each arguments),
       passesFreshReferences: Self.anyReference(repeat (each Argument).self),
       returnsValue: false,

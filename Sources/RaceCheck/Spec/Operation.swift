@@ -29,11 +29,19 @@ public struct Operation<Subject, Model: Hashable & Sendable>: Sendable {
   /// Whether the operation returns a value; reports leave the result of the others out.
   let returnsValue: Bool
 
+  /// Whether the operation is a built-in model's vocabulary operation, adapted to one call into the subject.
+  ///
+  /// An operation with its own model closure may be a compound of the subject's calls
+  /// (`set(get(k) + 1, k)`), so a failure of it says nothing about one call being atomic;
+  /// the diagnoses that assume one call per operation check this first.
+  let mapsToVocabulary: Bool
+
   /// Says why recorded arguments do not fit the model, or nil when they do.
   let validate: @Sendable ([Value]) -> ModelError?
 
   init(
     name: String,
+    mapsToVocabulary: Bool = false,
     generators: [AnyGenerator],
     passesFreshReferences: Bool,
     returnsValue: Bool,
@@ -42,6 +50,7 @@ public struct Operation<Subject, Model: Hashable & Sendable>: Sendable {
     validate: @escaping @Sendable ([Value]) -> ModelError? = { _ in nil }
   ) {
     self.name = name
+    self.mapsToVocabulary = mapsToVocabulary
     self.generators = generators
     self.passesFreshReferences = passesFreshReferences
     self.returnsValue = returnsValue

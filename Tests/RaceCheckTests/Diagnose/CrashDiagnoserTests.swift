@@ -112,7 +112,62 @@ extension RaceCheckTestSuite {
       #expect(!asksForAnotherRun(scenario, trap, after: .dataRace))
     }
 
+    @Test func emptyArrayReadTrapIsAnUnsignedUnderflowWhenReadingPastALongerOnesEndReturnsNil() {
+      var probed: [Scenario] = []
+      let diagnosis = diagnoseReadTrap(probe: { scenario in
+        probed.append(scenario)
+        return .passed
+      })
+      #expect(diagnosis.pattern == .unsignedUnderflowBoundsCheck, "\(diagnosis.evidence)")
+      // The probe appends, then reads past the end of the one-element array, on one thread.
+      #expect(probed == [Scenario(initial: [call("append", 2), call("get", 1)])])
+      #expect(
+        diagnosis.evidence.contains(
+          "get(1) after append(2), past the end of an array of 1 element"),
+        "\(diagnosis.evidence)")
+    }
+
+    @Test func emptyArrayReadTrapIsNotAnUnsignedUnderflowWhenReadingPastALongerOnesEndTrapsToo() {
+      let diagnosis = diagnoseReadTrap(probe: { scenario in
+        .failed(
+          .death(
+            self.evidence(
+              signal: "SIGILL", message: "Fatal error: Index out of range", thread: 0,
+              inFlight: [(0, scenario.initial[1])])))
+      })
+      #expect(diagnosis.pattern == .unclassified, "\(diagnosis.evidence)")
+      #expect(diagnosis.evidence.contains("the type checks no index"), "\(diagnosis.evidence)")
+    }
+
+    @Test func emptyArrayReadTrapIsNotAnUnsignedUnderflowWithoutAProbe() {
+      // No append in the spec: nothing can make the array non-empty, so nothing tells the guard.
+      let noAppend = diagnoseReadTrap(append: nil, probe: { _ in .passed })
+      #expect(noAppend.pattern == .unclassified, "\(noAppend.evidence)")
+      #expect(noAppend.evidence.contains("the spec has no append"), "\(noAppend.evidence)")
+      // The probe could not run: no evidence either.
+      let notRun = diagnoseReadTrap(probe: { _ in nil })
+      #expect(notRun.pattern == .unclassified, "\(notRun.evidence)")
+    }
+
     // MARK: - Helpers
+
+    /// The diagnosis of `get(0)` trapping on an array the model holds empty, with `probe` running the index probe.
+    private func diagnoseReadTrap(
+      append: Scenario.Call? = Scenario.Call("append", [.int(2)]),
+      probe: @escaping (Scenario) -> IndexGuardProbe.Run?
+    ) -> Diagnosis {
+      let scenario = Scenario(initial: [call("get", 0)])
+      var diagnoser = CrashDiagnoser(
+        evidence: evidence(
+          signal: "SIGILL", message: "Fatal error: Index out of range", thread: 0,
+          inFlight: [(0, call("get", 0))]),
+        scenario: scenario,
+        arrayAfter: { calls in GuardedInsertArray.spec.arrayElements(after: calls) },
+        crashesSequentially: { nil })
+      diagnoser.append = append
+      diagnoser.runAlone = probe
+      return diagnoser.diagnose()
+    }
 
     private func asksForAnotherRun(
       _ scenario: Scenario, _ evidence: CrashEvidence, after pattern: BugPattern

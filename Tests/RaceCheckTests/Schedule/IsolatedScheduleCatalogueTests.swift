@@ -38,6 +38,15 @@ extension RaceCheckTestSuite {
       #expect(schedules <= 1_000, "row \(row): crashed after \(schedules) schedules")
     }
 
+    // Row 2 fails two ways under the scheduler: seed 1 crashes reading the enumerator; seed 8
+    // returns a snapshot whose elements come from before and after writes made while it read.
+    @Test(arguments: [1, 8] as [UInt64])
+    func enumeratorReadAgainstAWriteInsideTheQueueIsEscapedLiveStorage(seed: UInt64) throws {
+      let report = try Self.check(try Self.target(row: 2), seed: seed)
+      #expect(
+        report.failure?.diagnosis.pattern == .escapedLiveStorage, "seed \(seed):\n\(report)")
+    }
+
     @Test(arguments: rows)
     func sameSeedGivesTheSameCrashTwentyTimes(row: Int) throws {
       let target = try Self.target(row: row)

@@ -130,3 +130,49 @@ final class NeverOpenedGate: Sendable {
     }
   }
 }
+
+/// An array whose read checks no index at all: `storage[index]` behind a lock traps past the end of any array.
+///
+/// Row 7's guard fails on an empty array only; this read fails on every out-of-range
+/// index, so its trap on an empty array is no sign of unsigned arithmetic.
+final class UncheckedReadArray: @unchecked Sendable {
+  private let lock = NSLock()
+  private var storage: [Int] = []
+
+  func get(_ index: Int) -> Int { lock.withLock { storage[index] } }
+  func append(_ value: Int) { lock.withLock { storage.append(value) } }
+
+  static let spec = Spec("UncheckedReadArray", make: UncheckedReadArray.init, model: ArrayModel()) {
+    Operation("get", .int(in: 0...2)) { (array: UncheckedReadArray, index: Int) in
+      array.get(index)
+    }
+    Operation("append", .int(in: 0...3)) { (array: UncheckedReadArray, value: Int) in
+      array.append(value)
+    }
+  }
+}
+
+/// A dictionary whose every method is one `sync` on a serial queue: each call is atomic.
+final class SerialDictionary: @unchecked Sendable {
+  private let queue = DispatchQueue(label: "serial-dictionary")
+  private var storage: [String: Int] = [:]
+
+  func get(_ key: String) -> Int? { queue.sync { storage[key] } }
+  func set(_ value: Int, _ key: String) { queue.sync { storage[key] = value } }
+
+  /// A client's increment made of two of the dictionary's calls: each is atomic, the pair is not.
+  static let spec = Spec("SerialDictionary", make: SerialDictionary.init, model: DictionaryModel())
+  {
+    Operation("get", .element(of: ["a", "b"])) { (dictionary: SerialDictionary, key: String) in
+      dictionary.get(key)
+    }
+    Operation(
+      "increment", .element(of: ["a", "b"]),
+      perform: { (dictionary: SerialDictionary, key: String) in
+        dictionary.set((dictionary.get(key) ?? 0) + 1, key)
+      },
+      model: { (state: inout DictionaryModel, key: String) in
+        state.entries[key] = .int((state.entries[key]?.intValue ?? 0) + 1)
+      })
+  }
+}

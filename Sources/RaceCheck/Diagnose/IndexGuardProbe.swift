@@ -1,0 +1,82 @@
+/// The experiment that tells an unsigned bounds check from no check at all: a read past the end of an array that is not empty.
+///
+/// A guard `index <= count - 1` in unsigned arithmetic wraps only at count 0; at any
+/// other count it rejects an index out of range, so the read returns nil. A read that
+/// checks no index traps past the end of any array, as on an empty one. The probe runs
+/// on one thread, from a fresh subject: an append, then a read at an index out of range
+/// for the array the append leaves.
+struct IndexGuardProbe: CustomStringConvertible {
+  /// How a run of the probe's scenario ended.
+  enum Run {
+    /// Every result was the model's, and nothing died.
+    case passed
+    /// It failed with this evidence.
+    case failed(Evidence)
+  }
+
+  /// What the probe showed of the read's guard.
+  enum Finding: Hashable, Sendable {
+    /// The read past the end returned nil: a guard rejects an out-of-range index when the array is not empty.
+    case guarded
+    /// The read past the end trapped too: nothing checks the index.
+    case unchecked
+    /// The probe could not run, or failed some other way: it tells nothing.
+    case inconclusive
+  }
+
+  /// The invocations a probe runs: its one thread does the same on every run, so a few show a trap.
+  static let invocations = 5
+
+  /// The call that makes the array non-empty.
+  let append: Scenario.Call
+  /// The read past the end.
+  let read: Scenario.Call
+  /// The number of elements the model holds after the append.
+  let elements: Int
+
+  /// The probe for a trapping read `get(index)`, or nil when `append` does not leave the model's array non-empty.
+  ///
+  /// The read keeps the trapping index when it is out of range after the append too, so
+  /// that only the array's count differs; otherwise it reads at `count`.
+  init?(trappingAt index: Int, append: Scenario.Call, arrayAfter: ([Scenario.Call]) -> [Value]?) {
+    guard let elements = arrayAfter([append])?.count, elements > 0 else { return nil }
+    self.append = append
+    self.elements = elements
+    read = Scenario.Call("get", [.int(index >= elements ? index : elements)])
+  }
+
+  /// A call of `spec`'s `append`, with the argument its generator draws first; nil unless it is the array model's own append.
+  ///
+  /// An operation with its own model closure may do anything; only the vocabulary's
+  /// `append` is known to make the array one element longer.
+  static func append<Subject, Model>(of spec: Spec<Subject, Model>) -> Scenario.Call? {
+    guard spec.model is ArrayModel, let operation = spec.operation(named: "append"),
+      operation.mapsToVocabulary
+    else { return nil }
+    var random = SplitMix64(seed: 0)
+    return Scenario.Call("append", operation.generators.map { $0.draw(&random, 1) })
+  }
+
+  /// The probe as evidence says it: `get(1) after append(0), past the end of an array of 1 element`.
+  var description: String {
+    "\(read) after \(append), past the end of an array of \(elements) element\(elements == 1 ? "" : "s")"
+  }
+
+  /// The scenario to run: the append, then the read, on one thread.
+  var scenario: Scenario { Scenario(initial: [append, read]) }
+
+  /// What `run` shows of the guard; nil means the probe could not run.
+  func finding(of run: Run?) -> Finding {
+    switch run {
+    case .passed:
+      return .guarded
+    case .failed(.death(let crash)):
+      let trappedReading =
+        crash.kind == .crash && crash.inFlight.contains { $0.call == read }
+        && CrashDiagnoser.indexTraps.contains { crash.message?.contains($0) == true }
+      return trappedReading ? .unchecked : .inconclusive
+    case .failed, nil:
+      return .inconclusive
+    }
+  }
+}
