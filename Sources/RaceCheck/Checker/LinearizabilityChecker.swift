@@ -23,6 +23,8 @@ package struct LinearizabilityChecker<State: Hashable> {
     case linearizable(order: [Int])
     /// No order exists; the longest prefix the search placed, and the state after it.
     case notLinearizable(longestPrefix: [Int], state: State)
+    /// The deadline passed before the search decided.
+    case undecided
   }
 
   package let intervals: [Interval]
@@ -40,7 +42,8 @@ package struct LinearizabilityChecker<State: Hashable> {
     self.step = step
   }
 
-  package func check() -> Outcome {
+  /// Searches for a linearization; past `deadline`, a monotonic time in nanoseconds, it gives up undecided.
+  package func check(deadline: Int64? = nil) -> Outcome {
     var space = StateSpace(initial: initial, step: step)
     let operations = WingGongSearch.Operations(
       callTimes: intervals.map(\.callTime),
@@ -48,11 +51,15 @@ package struct LinearizabilityChecker<State: Hashable> {
       isInfo: intervals.map { $0.returnTime == nil },
       leavesStateUnchanged: leavesStateUnchanged.isEmpty
         ? Array(repeating: false, count: intervals.count) : leavesStateUnchanged)
-    switch WingGongSearch.run(operations, transitions: &space) {
+    switch WingGongSearch.run(
+      operations, transitions: &space, budget: WingGongSearch.Budget(deadline: deadline))
+    {
     case .linearizable(let order):
       return .linearizable(order: order)
-    case .notLinearizable(let prefix, let state), .unknown(let prefix, let state):
+    case .notLinearizable(let prefix, let state):
       return .notLinearizable(longestPrefix: prefix, state: space.states[Int(state)])
+    case .unknown:
+      return .undecided
     }
   }
 }

@@ -13,6 +13,8 @@ final class OutcomeChecker<Model: Hashable & Sendable> {
     /// No linearization; `longestPrefix` and `state` are from the search, nil when the outcome was seen before.
     case notLinearizable(longestPrefix: [Int], state: Model)
     case repeatedFailure
+    /// The deadline passed before the search decided: the invocation tested nothing.
+    case undecided
   }
 
   private let initial: Model
@@ -32,7 +34,8 @@ final class OutcomeChecker<Model: Hashable & Sendable> {
     self.columnRanges = columnRanges
   }
 
-  func check(_ record: InvocationRecord) -> Verdict {
+  /// Decides `record`; past `deadline`, a monotonic time in nanoseconds, a search gives up undecided.
+  func check(_ record: InvocationRecord, deadline: Int64? = nil) -> Verdict {
     if let known = witnesses[record.results],
       known.contains(where: { Self.respectsRealTime($0, record) })
     {
@@ -50,7 +53,7 @@ final class OutcomeChecker<Model: Hashable & Sendable> {
     let search = LinearizabilityChecker(intervals: intervals, initial: initial) { state, index in
       steps[index](&state) == results[index]
     }
-    switch search.check() {
+    switch search.check(deadline: deadline) {
     case .linearizable(let order):
       if witnesses[results, default: []].count < Self.witnessesPerResults {
         witnesses[results, default: []].append(order)
@@ -59,6 +62,8 @@ final class OutcomeChecker<Model: Hashable & Sendable> {
     case .notLinearizable(let prefix, let state):
       failing.insert(outcome)
       return .notLinearizable(longestPrefix: prefix, state: state)
+    case .undecided:
+      return .undecided
     }
   }
 

@@ -161,7 +161,7 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     // and such an invocation tests nothing concurrent. The budget counts only those in
     // which they did, up to ten times as many invocations in all, so that a check is
     // as thorough on busy cores as on idle ones.
-    while result.concurrentInvocations < invocations {
+    search: while result.concurrentInvocations < invocations {
       if result.invocations >= Self.capFactor * invocations {
         result.capped = true
         break
@@ -202,12 +202,15 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
         index += 1
       }
       self.subject = nil
+      // A scenario of many threads can take the search longer than the whole time limit:
+      // past the deadline it gives up, and the run ends short of its budget.
+      let verdict = checker.check(record, deadline: deadline)
+      if case .undecided = verdict { break search }
       if !concurrent || Self.threadsOverlapped(record, columnRanges) {
         result.concurrentInvocations += 1
       }
-
-      switch checker.check(record) {
-      case .linearizable:
+      switch verdict {
+      case .linearizable, .undecided:
         continue
       case .repeatedFailure:
         result.failures += 1

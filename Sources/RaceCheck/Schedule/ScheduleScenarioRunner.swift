@@ -78,7 +78,8 @@ final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>: Scenari
       diagnosis = race.diagnosis
     } else {
       switch checker.check(outcome.record) {
-      case .linearizable:
+      case .linearizable, .undecided:
+        // Without a deadline the search always decides.
         return nil
       case .notLinearizable(let prefix, let state):
         evidence = .nonLinearizable(

@@ -283,6 +283,9 @@ private func examine<M: Model>(
         "checker's longest prefix \(prefix) is invalid: \(problem); \(context)\n\(history)")
     }
     return false
+  case .undecided:
+    tally.fail("checker gave up with no deadline; \(context)\n\(history)")
+    return expected
   }
 }
 
@@ -310,6 +313,8 @@ private func expectVerdict<M: Model>(
     #expect(
       problem == nil, "invalid prefix \(prefix): \(problem ?? "")\n\(history)",
       sourceLocation: sourceLocation)
+  case .undecided:
+    Issue.record("checker gave up with no deadline:\n\(history)", sourceLocation: sourceLocation)
   }
   #expect(
     bruteForceIsLinearizable(history) == linearizable,
