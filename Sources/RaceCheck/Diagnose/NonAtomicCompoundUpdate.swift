@@ -29,16 +29,10 @@ enum NonAtomicCompoundUpdate {
     let correct = Hypothesis<CounterModel>(step: CounterModel.correctStep)
     let read = correct.replay(order, of: history, from: initial) { candidate, state in
       candidate.call.operation == "get" && candidate.result != .int(state.value)
-        ? (candidate, state.value) : nil
+        ? (candidate, Value.int(state.value)) : nil
     }
-    let observed =
-      read.map { " and \($0.0.call) returned \($0.0.result) where the model expects \($0.1)" } ?? ""
-    return Diagnosis(
-      .nonAtomicCompoundUpdate,
-      evidence:
-        "\(first.call) on thread \(first.process) overlapped \(rival.call) on thread \(rival.process)\(observed): "
-        + "\(lostCount(lost)), because each read and write is atomic but the read-modify-write made of them is not"
-    )
+    return diagnosis(
+      first: first, rival: rival, read: read, lost: lost, atomicParts: "each read and write")
   }
 
   /// The diagnosis, when dropping one or two of the spec's own updates that overlapped another update explains the history.
@@ -75,14 +69,24 @@ enum NonAtomicCompoundUpdate {
       else { return nil }
       return (candidate, expected)
     }
+    return diagnosis(
+      first: first, rival: rival, read: read, lost: lost,
+      atomicParts: "each call \(first.call.operation) makes")
+  }
+
+  /// The diagnosis's sentence: which update overlapped which, the read that saw the loss, and why.
+  private static func diagnosis(
+    first: History.Entry, rival: History.Entry, read: (History.Entry, Value)?, lost: [Int],
+    atomicParts: String
+  ) -> Diagnosis {
     let observed =
       read.map { " and \($0.0.call) returned \($0.0.result) where the model expects \($0.1)" } ?? ""
     return Diagnosis(
       .nonAtomicCompoundUpdate,
       evidence:
         "\(first.call) on thread \(first.process) overlapped \(rival.call) on thread \(rival.process)\(observed): "
-        + "\(lostCount(lost)), because each call \(first.call.operation) makes is atomic but the "
-        + "read-modify-write made of them is not")
+        + "\(lostCount(lost)), because \(atomicParts) is atomic but the read-modify-write made of them is not"
+    )
   }
 
   /// The compound updates of `entries` that overlapped another update: only those can have lost their effect to it.

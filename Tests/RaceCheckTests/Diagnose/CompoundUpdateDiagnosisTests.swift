@@ -8,9 +8,9 @@ extension RaceCheckTestSuite {
   @Suite struct CompoundUpdateDiagnosisTests {
     /// Two overlapping increments of "a", then a read that saw one of them.
     static let lostIncrement = History(entries: [
-      entry(0, "increment", ["a"], 1, 4),
-      entry(1, "increment", ["a"], 2, 3),
-      entry(0, "get", ["a"], 5, 6, result: .int(1)),
+      .made(0, "increment", ["a"], 1, 4),
+      .made(1, "increment", ["a"], 2, 3),
+      .made(0, "get", ["a"], 5, 6, result: .int(1)),
     ])
 
     @Test func lostIncrementOfAClientsCompoundOperationIsANonAtomicCompoundUpdate() {
@@ -47,8 +47,8 @@ extension RaceCheckTestSuite {
       // A read that missed an earlier increment: the late-write hypothesis knows only the
       // vocabulary's steps, and would take the increment for a call that changes nothing.
       let history = History(entries: [
-        Self.entry(0, "increment", ["a"], 1, 2),
-        Self.entry(1, "get", ["a"], 3, 4, result: .null),
+        .made(0, "increment", ["a"], 1, 2),
+        .made(1, "get", ["a"], 3, 4, result: .null),
       ])
       #expect(Diagnoser.diagnose(history, spec: SerialDictionary.spec).pattern == .unclassified)
     }
@@ -62,9 +62,9 @@ extension RaceCheckTestSuite {
 
     @Test func counterLostUpdateKeepsItsEvidence() {
       let history = History(entries: [
-        Self.entry(0, "increment", [], 1, 4),
-        Self.entry(1, "increment", [], 2, 3),
-        Self.entry(0, "get", [], 5, 6, result: .int(1)),
+        .made(0, "increment", [], 1, 4),
+        .made(1, "increment", [], 2, 3),
+        .made(0, "get", [], 5, 6, result: .int(1)),
       ])
       let diagnosis = Diagnoser.diagnose(history, spec: SplitLockCounter.spec)
       #expect(diagnosis.pattern == .nonAtomicCompoundUpdate)
@@ -90,17 +90,6 @@ extension RaceCheckTestSuite {
           failure.diagnosis.pattern == .nonAtomicCompoundUpdate, "seed \(seed):\n\(report)")
       }
       #expect(found > 0, "no seed found the lost increment")
-    }
-
-    // MARK: - Helpers
-
-    private static func entry(
-      _ process: Int, _ operation: String, _ arguments: [String], _ callTime: Int64,
-      _ returnTime: Int64, result: Value = .null
-    ) -> History.Entry {
-      History.Entry(
-        process: process, call: Scenario.Call(operation, arguments.map(Value.string)),
-        callTime: callTime, returnTime: returnTime, result: result)
     }
 
     private func call(_ operation: String, _ key: String) -> Scenario.Call {

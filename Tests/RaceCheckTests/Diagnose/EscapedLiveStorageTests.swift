@@ -7,12 +7,12 @@ extension RaceCheckTestSuite {
   @Suite struct EscapedLiveStorageTests {
     /// Row 2's failure for schedule seed 8: the snapshot read element 0 before `replace(0, 1)` and element 1 after `replace(1, 2)`.
     static let tornSnapshot = History(entries: [
-      entry(0, "append", [0], 1, 2),
-      entry(0, "snapshot", [], 3, 4, result: .list([.int(0)])),
-      entry(0, "append", [0], 5, 6),
-      entry(1, "snapshot", [], 7, 14, result: .list([.int(0), .int(2)])),
-      entry(0, "replace", [0, 1], 8, 9),
-      entry(0, "replace", [1, 2], 10, 11),
+      .made(0, "append", [0], 1, 2),
+      .made(0, "snapshot", [], 3, 4, result: .list([.int(0)])),
+      .made(0, "append", [0], 5, 6),
+      .made(1, "snapshot", [], 7, 14, result: .list([.int(0), .int(2)])),
+      .made(0, "replace", [0, 1], 8, 9),
+      .made(0, "replace", [1, 2], 10, 11),
     ])
 
     static func read(by reader: Int, against writer: Int) -> EscapedRead {
@@ -54,8 +54,6 @@ extension RaceCheckTestSuite {
       #expect(diagnosis.pattern != .escapedLiveStorage, "\(diagnosis.evidence)")
     }
 
-    // MARK: - Helpers
-
     /// An array spec for the diagnoser alone: its operations never run.
     static let spec = Spec("EnumeratedArray", make: GuardedInsertArray.init, model: ArrayModel()) {
       Operation("append", .int(in: 0...3)) { (_: GuardedInsertArray, _: Int) in }
@@ -63,15 +61,6 @@ extension RaceCheckTestSuite {
         (_: GuardedInsertArray, _: Int, _: Int) in
       }
       Operation("snapshot") { (_: GuardedInsertArray) in [Int?]() }
-    }
-
-    private static func entry(
-      _ process: Int, _ operation: String, _ arguments: [Int], _ callTime: Int64,
-      _ returnTime: Int64, result: Value = .null
-    ) -> History.Entry {
-      History.Entry(
-        process: process, call: Scenario.Call(operation, arguments.map(Value.int)),
-        callTime: callTime, returnTime: returnTime, result: result)
     }
   }
 }
