@@ -13,6 +13,13 @@ import Testing
 /// - a row that must fail is found and named in at least one of its seeds.
 /// Schedule mode's catalogue tests assert every verdict exactly.
 enum CatalogueVerdicts {
+  /// The rows whose class also races on storage it hands out (escaped live storage), so `data-race` is a true, if less specific, name.
+  ///
+  /// Row 2's enumerator and row 18's `array` are read outside the queue while a writer
+  /// changes them; which face a run shows depends on timing, and the catalogue asks for
+  /// the one the minimized failure shows.
+  static let racingRows: Set<Int> = [2, 18]
+
   static func expectHonest(
     row: Int, name: String, expectation: RaceCheck.Expectation,
     reports: [(seed: UInt64, report: CheckReport)],
@@ -31,7 +38,8 @@ enum CatalogueVerdicts {
           sourceLocation: sourceLocation)
         if let pattern = report.failure?.diagnosis.pattern {
           #expect(
-            pattern == expectation.diagnosis || pattern == .unclassified,
+            pattern == expectation.diagnosis || pattern == .unclassified
+              || (pattern == .dataRace && racingRows.contains(row)),
             "\(context) named \(pattern.rawValue)\n\(report)", sourceLocation: sourceLocation)
         }
       }
