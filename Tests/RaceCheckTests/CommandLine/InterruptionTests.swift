@@ -81,13 +81,21 @@ private struct RunningCommand {
   /// Waits until the command has started its worker child, and returns the child's process id.
   func waitForWorkerChild() throws -> Int32 {
     let pid = process.processIdentifier
-    for _ in 0..<600 {
+    return try Self.poll(orThrow: WorkerNeverStarted()) {
       let children =
         (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
-      if let child = children.split(separator: " ").first.flatMap({ Int32($0) }) { return child }
+      return children.split(separator: " ").first.flatMap { Int32($0) }
+    }
+  }
+
+  /// Asks `found` every 50 ms, for 30 s at most, until it answers; /proc offers nothing to wait on.
+  private static func poll<Found>(orThrow error: some Error, _ found: () -> Found?) throws -> Found
+  {
+    for _ in 0..<600 {
+      if let value = found() { return value }
       usleep(50_000)
     }
-    throw WorkerNeverStarted()
+    throw error
   }
 
   struct WorkerNeverStarted: Error {}
@@ -99,16 +107,14 @@ private struct RunningCommand {
   func waitUntilItWatches(_ signal: Int32) throws {
     let pid = process.processIdentifier
     let bit = UInt64(1) << UInt64(signal - 1)
-    for _ in 0..<600 {
+    try Self.poll(orThrow: SignalNeverWatched()) { () -> Void? in
       let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
       let masks = status.split(separator: "\n").compactMap { line -> UInt64? in
         guard line.hasPrefix("SigIgn:") || line.hasPrefix("SigCgt:") else { return nil }
         return UInt64(line.dropFirst(7).trimmingCharacters(in: .whitespaces), radix: 16)
       }
-      if masks.contains(where: { $0 & bit != 0 }) { return }
-      usleep(50_000)
+      return masks.contains(where: { $0 & bit != 0 }) ? () : nil
     }
-    throw SignalNeverWatched()
   }
 
   struct SignalNeverWatched: Error {}
