@@ -15,8 +15,13 @@ let package = Package(
     .target(
       name: "CRaceCheckSupport", dependencies: ["CUnwind"], path: "Sources/CRaceCheckSupport",
       cSettings: [.define("_GNU_SOURCE")]),
+    .target(
+      name: "CRaceCheckInterposer", path: "Sources/CRaceCheckInterposer",
+      cSettings: [.define("_GNU_SOURCE")]),
     .target(name: "RaceCheckSync"),
-    .target(name: "RaceCheck", dependencies: ["CRaceCheckSupport", "RaceCheckSync"]),
+    .target(
+      name: "RaceCheck",
+      dependencies: ["CRaceCheckSupport", "CRaceCheckInterposer", "RaceCheckSync"]),
     .target(name: "Fixtures", dependencies: ["RaceCheck", "RaceCheckSync"], path: "Fixtures"),
     .executableTarget(name: "racecheck", dependencies: ["RaceCheck", "Fixtures"]),
     .executableTarget(name: "racecheck-probe", dependencies: ["RaceCheck"]),

@@ -7,14 +7,8 @@
 // Port notes: the post's `count` is an `atomic` property; its getter and setter each take a
 // private `NSLock`, separately, as the synthesized accessors each take the property's lock.
 // `increment()` is the loop body of `competition`.
-// Schedule mode: the queue is a `SyncQueue`, the lock a `SyncLock` and the stored state a
-// `SyncCell` (RaceCheckSync), the change a user makes so that racecheck can schedule the class;
-// with no scheduler installed they forward to Dispatch and Foundation, so stress mode is unchanged.
-// The stored-state wrapper yields the cell's storage (`_read`, `_modify`): a get/set pair would
-// copy the buffer on every in-place mutation and change how the races fail under stress.
 
 import Foundation
-import RaceCheckSync
 
 /// A counter with an atomic `count` property whose `increment()` is `count = count + 1`.
 ///
@@ -24,13 +18,8 @@ import RaceCheckSync
 /// counter.count        // 1
 /// ```
 public final class AtomicCounter: @unchecked Sendable {
-  private let _countCell = SyncCell<Int>(0, name: "_count")
-  private var _count: Int {
-    _read { yield _countCell.value }
-    set { _countCell.value = newValue }
-    _modify { yield &_countCell.value }
-  }
-  private let lock = SyncLock()
+  private var _count: Int = 0
+  private let lock = NSLock()
 
   /// Creates a counter at zero.
   public init() {}

@@ -5,18 +5,24 @@ extension Catalogue {
   ///
   /// Schedule mode sees which primitive each access went through, so it names the four data
   /// races specifically where stress mode can only give the family name, and it reaches the
-  /// rows whose stress verdict depends on luck.
+  /// rows whose stress verdict depends on luck. Row 18 has three bugs: schedule mode sees its
+  /// snapshot read Foundation's storage outside the queue while a barrier block writes it, in
+  /// the first schedules, and names that one.
   public static let scheduleExpectations: [String: Expectation] = [
     "UnsafeArray": .fail(.unsynchronizedAccess),
     "SomeStringConcurrentNoBarrier": .fail(.concurrentQueueWithoutBarrier),
     "AtomicPropertyArray": .fail(.atomicReferenceNonAtomicContents),
     "GlobalQueueBarrierArray": .fail(.barrierOnGlobalQueue),
-    "ZHMutableArray": .fail(.insertAtCountRejected),
+    "ZHMutableArray": .fail(.escapedLiveStorage),
     "ReentrantSyncArray": .fail(.syncOnCurrentQueue),
   ]
 
-  /// Rows whose code traps under the scheduler as it does under stress: schedule mode checks them only in an isolated child.
-  public static let rowsCrashingInScheduleMode: Set<Int> = [2, 7, 8]
+  /// Rows whose code can trap under the scheduler as it does under stress: schedule mode checks them only in an isolated child.
+  ///
+  /// Rows 7 and 8 trap on a bad index in every schedule that reaches it. Rows 2 and 18 read
+  /// Foundation's storage outside their queue, and a schedule that runs a removal between two
+  /// of those reads traps in `NSArray.object(at:)`.
+  public static let rowsCrashingInScheduleMode: Set<Int> = [2, 7, 8, 18]
 
   /// Every fixture's target with its schedule-mode expectation set, for the command line.
   public static func withScheduleExpectations(_ targets: [Target]) -> [Target] {

@@ -1,6 +1,5 @@
 import Foundation
 import RaceCheck
-import RaceCheckSync
 
 /// One class of the source posts, registered with the verdict racecheck must reach.
 public struct Fixture: Sendable {
@@ -164,11 +163,9 @@ extension Catalogue {
       }
       Operation("snapshot") { (array: LockArray) in
         // The enumerator is made on the queue and read here, after the call has left it.
-        // Under the scheduler, other threads may run between two reads, as they may under stress.
         let enumerator = array.objectEnumerator()
         var values: [Int?] = []
         while let object = enumerator.nextObject() {
-          SyncPoint.yield("snapshot reads the enumerator")
           values.append((object as? Token)?.value)
         }
         return values

@@ -8,16 +8,10 @@
 // returned.
 //
 // Port notes: `PhotoManager`'s code with `concurrentPhotoQueue` replaced by
-// `SyncQueue.global()`; the post shows the class only with its custom queue. A photo is an
+// `DispatchQueue.global()`; the post shows the class only with its custom queue. A photo is an
 // `Int`, and the notification `addPhoto` posts on the main queue is dropped, as in `PhotoManager`.
-// Schedule mode: the queue is a `SyncQueue`, the lock a `SyncLock` and the stored state a
-// `SyncCell` (RaceCheckSync), the change a user makes so that racecheck can schedule the class;
-// with no scheduler installed they forward to Dispatch and Foundation, so stress mode is unchanged.
-// The stored-state wrapper yields the cell's storage (`_read`, `_modify`): a get/set pair would
-// copy the buffer on every in-place mutation and change how the races fail under stress.
 
 import Foundation
-import RaceCheckSync
 
 /// `PhotoManager` with its barriers on the global queue, where they are not barriers.
 ///
@@ -30,14 +24,9 @@ public final class GlobalQueueBarrierArray: @unchecked Sendable {
   /// A photo, reduced to a number.
   public typealias Photo = Int
 
-  private let _photosCell = SyncCell<[Photo]>([], name: "_photos")
-  private var _photos: [Photo] {
-    _read { yield _photosCell.value }
-    set { _photosCell.value = newValue }
-    _modify { yield &_photosCell.value }
-  }
+  private var _photos: [Photo] = []
   // The queue the post warns against: GCD ignores barriers on global queues.
-  private let globalQueue = SyncQueue.global()
+  private let globalQueue = DispatchQueue.global()
 
   /// Creates a manager with no photos, on the shared global queue.
   public init() {}

@@ -13,12 +13,8 @@
 // original's `%p` suffix. Objects the writes hand to the queue are `Sendable`, which Swift 6
 // requires of what crosses to a dispatch worker. `removeLastObject` calls NSMutableArray's,
 // which does nothing on an empty array.
-// Schedule mode: the queue is a `SyncQueue`, the lock a `SyncLock` and the stored state a
-// `SyncCell` (RaceCheckSync), the change a user makes so that racecheck can schedule the class;
-// with no scheduler installed they forward to Dispatch and Foundation, so stress mode is unchanged.
 
 import Foundation
-import RaceCheckSync
 
 /// The array wrapper of post 000: reads run `sync`, writes are async barriers on a serial queue.
 ///
@@ -30,7 +26,7 @@ import RaceCheckSync
 public final class HLockArray: @unchecked Sendable {
   private let array = NSMutableArray()
   // The original's `DISPATCH_QUEUE_SERIAL`, whatever the post says about a concurrent queue.
-  private let dispatchQueue = SyncQueue(label: "com.lock.array")
+  private let dispatchQueue = DispatchQueue(label: "com.lock.array")
 
   /// Creates an empty array with its own serial queue.
   public init() {}

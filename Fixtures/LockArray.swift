@@ -13,12 +13,8 @@
 // indices become `Int`, and `0 <= index` stands for what an unsigned index guaranteed. The queue
 // label drops the original's `%p` suffix, which only names the queue in a debugger.
 // `removeLastObject` calls NSMutableArray's, which does nothing on an empty array.
-// Schedule mode: the queue is a `SyncQueue`, the lock a `SyncLock` and the stored state a
-// `SyncCell` (RaceCheckSync), the change a user makes so that racecheck can schedule the class;
-// with no scheduler installed they forward to Dispatch and Foundation, so stress mode is unchanged.
 
 import Foundation
-import RaceCheckSync
 
 /// The array wrapper of post 000 that runs every operation `sync` on its own serial queue.
 ///
@@ -29,7 +25,7 @@ import RaceCheckSync
 /// ```
 public final class LockArray: @unchecked Sendable {
   private let array = NSMutableArray()
-  private let dispatchQueue = SyncQueue(label: "com.lock.array")
+  private let dispatchQueue = DispatchQueue(label: "com.lock.array")
 
   /// Creates an empty array with its own serial queue.
   public init() {}

@@ -15,14 +15,8 @@
 // where Swift's `removeLast()` would trap: of row 8's writes, it is the one that cannot crash.
 // Objects the writes hand to the queue are `Sendable`, which Swift 6 requires of what crosses
 // to a dispatch worker.
-// Schedule mode: the queue is a `SyncQueue`, the lock a `SyncLock` and the stored state a
-// `SyncCell` (RaceCheckSync), the change a user makes so that racecheck can schedule the class;
-// with no scheduler installed they forward to Dispatch and Foundation, so stress mode is unchanged.
-// The stored-state wrapper yields the cell's storage (`_read`, `_modify`): a get/set pair would
-// copy the buffer on every in-place mutation and change how the races fail under stress.
 
 import Foundation
-import RaceCheckSync
 
 /// The array wrapper of post 001: reads run `sync`, writes are barriers on a concurrent queue.
 ///
@@ -33,13 +27,8 @@ import RaceCheckSync
 /// array.insertObject(Token(value: 2), atIndex: 5)  // returns, then traps on a dispatch worker
 /// ```
 public final class NSSafeMutableArray: @unchecked Sendable {
-  private let arrayCell = SyncCell<[AnyObject]>([], name: "array")
-  private var array: [AnyObject] {
-    _read { yield arrayCell.value }
-    set { arrayCell.value = newValue }
-    _modify { yield &arrayCell.value }
-  }
-  private let readWriteQuene = SyncQueue(label: "com.liwb.quene", attributes: .concurrent)
+  private var array: [AnyObject] = []
+  private let readWriteQuene = DispatchQueue(label: "com.liwb.quene", attributes: .concurrent)
 
   /// Creates an empty array with its own concurrent queue.
   public init() {}

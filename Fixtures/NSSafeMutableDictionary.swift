@@ -6,14 +6,8 @@
 //
 // Port notes: keys are `String`s. Values are objects, `Sendable` because Swift 6 requires it of
 // what crosses to a dispatch worker.
-// Schedule mode: the queue is a `SyncQueue`, the lock a `SyncLock` and the stored state a
-// `SyncCell` (RaceCheckSync), the change a user makes so that racecheck can schedule the class;
-// with no scheduler installed they forward to Dispatch and Foundation, so stress mode is unchanged.
-// The stored-state wrapper yields the cell's storage (`_read`, `_modify`): a get/set pair would
-// copy the buffer on every in-place mutation and change how the races fail under stress.
 
 import Foundation
-import RaceCheckSync
 
 /// The dictionary wrapper of post 001: reads run `sync`, writes are barriers on a concurrent queue.
 ///
@@ -23,13 +17,8 @@ import RaceCheckSync
 /// dictionary.objectForKey("a")  // Token(1)
 /// ```
 public final class NSSafeMutableDictionary: @unchecked Sendable {
-  private let dictionaryCell = SyncCell<[String: AnyObject]>([:], name: "dictionary")
-  private var dictionary: [String: AnyObject] {
-    _read { yield dictionaryCell.value }
-    set { dictionaryCell.value = newValue }
-    _modify { yield &dictionaryCell.value }
-  }
-  private let readWriteQuene = SyncQueue(label: "com.liwb.quene", attributes: .concurrent)
+  private var dictionary: [String: AnyObject] = [:]
+  private let readWriteQuene = DispatchQueue(label: "com.liwb.quene", attributes: .concurrent)
 
   /// Creates an empty dictionary with its own concurrent queue.
   public init() {}

@@ -7,14 +7,8 @@
 // (lines 32-35) is dropped: there is no main run loop here, and it touches no state.
 // The post's class is a singleton; the port has a public initializer, so that every check
 // starts from an empty manager.
-// Schedule mode: the queue is a `SyncQueue`, the lock a `SyncLock` and the stored state a
-// `SyncCell` (RaceCheckSync), the change a user makes so that racecheck can schedule the class;
-// with no scheduler installed they forward to Dispatch and Foundation, so stress mode is unchanged.
-// The stored-state wrapper yields the cell's storage (`_read`, `_modify`): a get/set pair would
-// copy the buffer on every in-place mutation and change how the races fail under stress.
 
 import Foundation
-import RaceCheckSync
 
 /// The photo store of post 004: appends are barriers on a concurrent queue, reads copy `sync`.
 ///
@@ -27,13 +21,8 @@ public final class PhotoManager: @unchecked Sendable {
   /// A photo, reduced to a number.
   public typealias Photo = Int
 
-  private let _photosCell = SyncCell<[Photo]>([], name: "_photos")
-  private var _photos: [Photo] {
-    _read { yield _photosCell.value }
-    set { _photosCell.value = newValue }
-    _modify { yield &_photosCell.value }
-  }
-  private let concurrentPhotoQueue = SyncQueue(
+  private var _photos: [Photo] = []
+  private let concurrentPhotoQueue = DispatchQueue(
     label: "com.raywenderlich.GooglyPuff.photoQueue", attributes: .concurrent)
 
   /// Creates a manager with no photos and its own concurrent queue.

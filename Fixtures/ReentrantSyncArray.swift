@@ -10,14 +10,8 @@
 // Port notes: the class is the port's, written in `PhotoManager`'s style (the post's code is
 // Swift), with an element reduced to an `Int`. `append(_:)` and `contains(_:)` are correct
 // on their own; only their composition in `addIfAbsent(_:)` re-enters the queue.
-// Schedule mode: the queue is a `SyncQueue`, the lock a `SyncLock` and the stored state a
-// `SyncCell` (RaceCheckSync), the change a user makes so that racecheck can schedule the class;
-// with no scheduler installed they forward to Dispatch and Foundation, so stress mode is unchanged.
-// The stored-state wrapper yields the cell's storage (`_read`, `_modify`): a get/set pair would
-// copy the buffer on every in-place mutation and change how the races fail under stress.
 
 import Foundation
-import RaceCheckSync
 
 /// An array on a serial queue whose `addIfAbsent(_:)` calls `sync` from inside its own `sync`.
 ///
@@ -27,13 +21,8 @@ import RaceCheckSync
 /// array.addIfAbsent(2)  // traps on Linux, deadlocks elsewhere
 /// ```
 public final class ReentrantSyncArray: @unchecked Sendable {
-  private let elementsCell = SyncCell<[Int]>([], name: "elements")
-  private var elements: [Int] {
-    _read { yield elementsCell.value }
-    set { elementsCell.value = newValue }
-    _modify { yield &elementsCell.value }
-  }
-  private let serialQueue = SyncQueue(label: "com.raywenderlich.GooglyPuff.serialQueue")
+  private var elements: [Int] = []
+  private let serialQueue = DispatchQueue(label: "com.raywenderlich.GooglyPuff.serialQueue")
 
   /// Creates an empty array with its own serial queue.
   public init() {}

@@ -2,14 +2,8 @@
 // Original: the concurrent queue with a barrier setter, lines 97-110.
 // No bug (row 15): the getter runs `dispatch_sync` on a concurrent queue, and the setter
 // `dispatch_barrier_async` (line 108), which runs alone.
-// Schedule mode: the queue is a `SyncQueue`, the lock a `SyncLock` and the stored state a
-// `SyncCell` (RaceCheckSync), the change a user makes so that racecheck can schedule the class;
-// with no scheduler installed they forward to Dispatch and Foundation, so stress mode is unchanged.
-// The stored-state wrapper yields the cell's storage (`_read`, `_modify`): a get/set pair would
-// copy the buffer on every in-place mutation and change how the races fail under stress.
 
 import Foundation
-import RaceCheckSync
 
 /// A string property read `sync` and written with an asynchronous barrier on a concurrent queue.
 ///
@@ -19,13 +13,8 @@ import RaceCheckSync
 /// box.someString  // "first value stored on the heap": the read waits for the barrier
 /// ```
 public final class SomeStringConcurrentBarrier: @unchecked Sendable {
-  private let _someStringCell = SyncCell<String?>(nil, name: "_someString")
-  private var _someString: String? {
-    _read { yield _someStringCell.value }
-    set { _someStringCell.value = newValue }
-    _modify { yield &_someStringCell.value }
-  }
-  private let syncQueue = SyncQueue(label: "www.nnn.com", attributes: .concurrent)
+  private var _someString: String?
+  private let syncQueue = DispatchQueue(label: "www.nnn.com", attributes: .concurrent)
 
   /// Creates the object with no string and its own concurrent queue.
   public init() {}

@@ -4,14 +4,8 @@
 //
 // Port notes: the post shows the locking pattern on a `sunchronizedMethod`; here it guards the
 // `someString` accessors the post goes on to discuss.
-// Schedule mode: the queue is a `SyncQueue`, the lock a `SyncLock` and the stored state a
-// `SyncCell` (RaceCheckSync), the change a user makes so that racecheck can schedule the class;
-// with no scheduler installed they forward to Dispatch and Foundation, so stress mode is unchanged.
-// The stored-state wrapper yields the cell's storage (`_read`, `_modify`): a get/set pair would
-// copy the buffer on every in-place mutation and change how the races fail under stress.
 
 import Foundation
-import RaceCheckSync
 
 /// A string property whose getter and setter each hold an `NSLock`.
 ///
@@ -21,13 +15,8 @@ import RaceCheckSync
 /// box.someString  // "first value stored on the heap"
 /// ```
 public final class SomeStringLocked: @unchecked Sendable {
-  private let _someStringCell = SyncCell<String?>(nil, name: "_someString")
-  private var _someString: String? {
-    _read { yield _someStringCell.value }
-    set { _someStringCell.value = newValue }
-    _modify { yield &_someStringCell.value }
-  }
-  private let lock = SyncLock()
+  private var _someString: String?
+  private let lock = NSLock()
 
   /// Creates the object with no string.
   public init() {}

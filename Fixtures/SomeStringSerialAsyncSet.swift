@@ -3,14 +3,8 @@
 // No bug (row 13): the getter runs `dispatch_sync` and the setter `dispatch_async` (line 65) on
 // one serial queue, which runs blocks in the order they were submitted: a read submitted after
 // a write's call returned queues behind that write and sees it.
-// Schedule mode: the queue is a `SyncQueue`, the lock a `SyncLock` and the stored state a
-// `SyncCell` (RaceCheckSync), the change a user makes so that racecheck can schedule the class;
-// with no scheduler installed they forward to Dispatch and Foundation, so stress mode is unchanged.
-// The stored-state wrapper yields the cell's storage (`_read`, `_modify`): a get/set pair would
-// copy the buffer on every in-place mutation and change how the races fail under stress.
 
 import Foundation
-import RaceCheckSync
 
 /// A string property read `sync` and written `async` on one serial queue.
 ///
@@ -20,14 +14,9 @@ import RaceCheckSync
 /// box.someString  // "first value stored on the heap": the read queues behind the write
 /// ```
 public final class SomeStringSerialAsyncSet: @unchecked Sendable {
-  private let _someStringCell = SyncCell<String?>(nil, name: "_someString")
-  private var _someString: String? {
-    _read { yield _someStringCell.value }
-    set { _someStringCell.value = newValue }
-    _modify { yield &_someStringCell.value }
-  }
+  private var _someString: String?
   // `dispatch_queue_create("www.nnn.com", NULL)`: NULL means serial.
-  private let syncQueue = SyncQueue(label: "www.nnn.com")
+  private let syncQueue = DispatchQueue(label: "www.nnn.com")
 
   /// Creates the object with no string and its own serial queue.
   public init() {}

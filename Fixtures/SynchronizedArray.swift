@@ -7,14 +7,8 @@
 // Port notes: the lock is an `NSLock`, as the catalogue allows; nothing here re-enters it, so
 // `@synchronized`'s recursion is not needed. `indexOfObject:` and `containsObject:` compare the
 // way `isEqual:` does: `==` for objects of one `Equatable` type, identity otherwise.
-// Schedule mode: the queue is a `SyncQueue`, the lock a `SyncLock` and the stored state a
-// `SyncCell` (RaceCheckSync), the change a user makes so that racecheck can schedule the class;
-// with no scheduler installed they forward to Dispatch and Foundation, so stress mode is unchanged.
-// The stored-state wrapper yields the cell's storage (`_read`, `_modify`): a get/set pair would
-// copy the buffer on every in-place mutation and change how the races fail under stress.
 
 import Foundation
-import RaceCheckSync
 
 /// A mutable array of objects with every operation under one lock: post 001's `@synchronized` fix.
 ///
@@ -24,13 +18,8 @@ import RaceCheckSync
 /// array.indexOfObject(Token(value: 1))  // 0: compared by equality
 /// ```
 public final class SynchronizedArray: @unchecked Sendable {
-  private let arrayCell = SyncCell<[AnyObject]>([], name: "array")
-  private var array: [AnyObject] {
-    _read { yield arrayCell.value }
-    set { arrayCell.value = newValue }
-    _modify { yield &arrayCell.value }
-  }
-  private let lock = SyncLock()
+  private var array: [AnyObject] = []
+  private let lock = NSLock()
 
   /// Creates an empty array.
   public init() {}

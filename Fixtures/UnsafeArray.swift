@@ -7,14 +7,8 @@
 // objects in a class, so that a check can make one per invocation and call it from its own
 // threads in place of the post's 1000 `dispatch_async` blocks. `count` and `objects` are the
 // port's: the post never reads the array back, but a check needs to see what the appends left.
-// Schedule mode: the queue is a `SyncQueue`, the lock a `SyncLock` and the stored state a
-// `SyncCell` (RaceCheckSync), the change a user makes so that racecheck can schedule the class;
-// with no scheduler installed they forward to Dispatch and Foundation, so stress mode is unchanged.
-// The stored-state wrapper yields the cell's storage (`_read`, `_modify`): a get/set pair would
-// copy the buffer on every in-place mutation and change how the races fail under stress.
 
 import Foundation
-import RaceCheckSync
 
 /// A mutable array of objects with no synchronization: post 001's example of what crashes.
 ///
@@ -24,12 +18,7 @@ import RaceCheckSync
 /// array.count                         // 1
 /// ```
 public final class UnsafeArray: @unchecked Sendable {
-  private let arrayCell = SyncCell<[AnyObject]>([], name: "array")
-  private var array: [AnyObject] {
-    _read { yield arrayCell.value }
-    set { arrayCell.value = newValue }
-    _modify { yield &arrayCell.value }
-  }
+  private var array: [AnyObject] = []
 
   /// Creates an empty array.
   public init() {}

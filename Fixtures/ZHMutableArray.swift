@@ -16,12 +16,8 @@
 // not even the object itself. `removeLastObject` calls NSMutableArray's, which does nothing on an
 // empty array. Objects the writes hand to the queue are `Sendable`, which Swift 6 requires of
 // what crosses to a dispatch worker.
-// Schedule mode: the queue is a `SyncQueue`, the lock a `SyncLock` and the stored state a
-// `SyncCell` (RaceCheckSync), the change a user makes so that racecheck can schedule the class;
-// with no scheduler installed they forward to Dispatch and Foundation, so stress mode is unchanged.
 
 import Foundation
-import RaceCheckSync
 
 /// The array wrapper of post 003: reads run `sync`, writes are barriers on a concurrent queue.
 ///
@@ -31,7 +27,7 @@ import RaceCheckSync
 /// array.array.add(Token.interned(2))                 // mutates the live storage, unguarded
 /// ```
 public final class ZHMutableArray: @unchecked Sendable {
-  private let concurrentQueue = SyncQueue(label: "<ZHMutableArray>", attributes: .concurrent)
+  private let concurrentQueue = DispatchQueue(label: "<ZHMutableArray>", attributes: .concurrent)
   private let arr = NSMutableArray()
 
   /// Creates an empty array with its own concurrent queue.

@@ -20,6 +20,8 @@ struct AccessContext: Hashable, Sendable {
   var locksHeld: Int
   /// Whether its operation had taken and released a lock (or touched an atomic) before the access.
   var synchronizedEarlier: Bool
+  /// The queues its call had left by `sync` before the access, innermost last.
+  var queuesLeft: [ObjectIdentifier] = []
 
   /// Whether nothing at all guarded the access.
   var isUnsynchronized: Bool { blocks.isEmpty && locksHeld == 0 }

@@ -1,3 +1,4 @@
+import CRaceCheckInterposer
 import CRaceCheckSupport
 import Foundation
 import RaceCheckSync
@@ -75,8 +76,9 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
 
   /// A queue's waiting and running blocks and the clocks its blocks release.
   final class QueueState {
-    let queue: SyncQueue
     let name: String
+    let isConcurrent: Bool
+    let isGlobal: Bool
     var pending: [QueueItem] = []
     var running: [QueueItem] = []
     /// Every finished block's clock: a barrier starts after all of them.
@@ -86,9 +88,10 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     /// Every block started on the queue, in order: the thread that ran it and the call it ran for.
     var starts: [(thread: Int, call: Int?)] = []
 
-    init(queue: SyncQueue, name: String) {
-      self.queue = queue
-      self.name = name
+    init(_ queue: QueueIdentity) {
+      name = queue.label
+      isConcurrent = queue.isConcurrent
+      isGlobal = queue.isGlobal
     }
 
     /// Whether `item` may start now, in GCD's order.
@@ -101,27 +104,31 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
 
   /// A lock's or mutex's owner and released clock.
   final class LockState {
-    let object: AnyObject
     let name: String
     var owner: Int?
+    /// How many times the owner holds it: more than once only for a recursive lock.
+    var holds = 0
     var clock = VectorClock()
 
-    init(object: AnyObject, name: String) {
-      self.object = object
+    init(name: String) {
       self.name = name
     }
   }
 
-  /// A cell's last write and the reads since it, for race detection; an atomic's clock.
+  /// An object code under test allocated: its size and class.
+  struct AllocatedObject {
+    var size: UInt
+    var type: AnyClass
+  }
+
+  /// A cell's or a stored property's last write and the reads since it, for race detection; an atomic's clock.
   final class VariableState {
-    let object: AnyObject
     let name: String
     var clock = VectorClock()
     var lastWrite: Access?
     var reads: [Int: Access] = [:]
 
-    init(object: AnyObject, name: String) {
-      self.object = object
+    init(name: String) {
       self.name = name
     }
   }
@@ -165,9 +172,16 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   /// The reads outside every queue, after leaving one, that another call's block on the queue preceded.
   private(set) var readsAfterLeaving: [ReadAfterLeaving] = []
   private(set) var cutOff = false
-  private var queues: [ObjectIdentifier: QueueState] = [:]
-  private var locks: [ObjectIdentifier: LockState] = [:]
-  private var variables: [ObjectIdentifier: VariableState] = [:]
+  private var queues: [UInt: QueueState] = [:]
+  private var locks: [UInt: LockState] = [:]
+  /// Cells, atomics and, under the interposer, stored properties, by address.
+  var variables: [UInt: VariableState] = [:]
+  /// The objects code under test allocated in this schedule, by address, to name their stored properties.
+  var objects: [UInt: AllocatedObject] = [:]
+  /// The layouts of the classes of ``objects``, made on first use.
+  var layouts: [ObjectIdentifier: ClassLayout] = [:]
+  /// The primitives' objects, kept alive so that no other object takes an address while the schedule runs.
+  private var retained: [AnyObject] = []
   private var nameCounts: [String: Int] = [:]
   private var ended = false
   /// Told of every change to the trace as it happens, before the step's effect: a child streams them to its parent.
@@ -194,6 +208,9 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     guard strategyBox.strategy.beginSchedule(index) else { return false }
     SchedulerHook.install(self)
     defer { SchedulerHook.uninstall(self) }
+    let hooks = InterposerHooks(self)
+    hooks.install()
+    defer { hooks.uninstall() }
     let root = spawn(name: "Thread 0", clock: VectorClock(), wait: .none, body: body)
     root.semaphore.signal()
     done.wait()
@@ -220,6 +237,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       // The kernel keeps 15 bytes of a name, and a crash report shows that name.
       _ = rc_set_thread_name("rc-sched-\(controlled.id)")
       pthread_setspecific(key, Unmanaged.passUnretained(controlled).toOpaque())
+      // The scheduler's own code; the code under test runs in subject mode (see `asSubject`).
+      _ = rc_interposer_set_mode(RC_MODE_SCHEDULER)
       controlled.semaphore.wait()
       controlled.wait = .none
       body(controlled)
@@ -236,7 +255,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     pthread_getspecific(Self.key) != nil
   }
 
-  private func currentThread() -> ControlledThread {
+  func currentThread() -> ControlledThread {
     Unmanaged<ControlledThread>.fromOpaque(pthread_getspecific(Self.key)!).takeUnretainedValue()
   }
 
@@ -345,32 +364,31 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     InterleavingTrace(threadNames: threads.map(\.name), steps: steps, schedule: choices)
   }
 
-  private func name(_ kind: String, _ label: String?) -> String {
+  func name(_ kind: String, _ label: String?) -> String {
     nameCounts[kind, default: 0] += 1
     return label.map { "\(kind) '\($0)'" } ?? "\(kind) #\(nameCounts[kind]!)"
   }
 
   // MARK: Queues
 
-  private func state(of queue: SyncQueue) -> QueueState {
-    let id = ObjectIdentifier(queue)
-    if let state = queues[id] { return state }
-    let state = QueueState(queue: queue, name: queue.label)
-    queues[id] = state
+  func state(of queue: QueueIdentity) -> QueueState {
+    if let state = queues[queue.address] { return state }
+    let state = QueueState(queue)
+    queues[queue.address] = state
     return state
   }
 
-  private func note(_ queue: SyncQueue, barrier: Bool, _ me: ControlledThread) {
+  private func note(_ queue: QueueState, barrier: Bool, _ me: ControlledThread) {
     guard barrier else { return }
     if queue.isGlobal {
       addFinding(
         .barrierOnGlobalQueue,
-        "a barrier submitted to the global queue '\(queue.label)' by \(me.name) ran as an ordinary block"
+        "a barrier submitted to the global queue '\(queue.name)' by \(me.name) ran as an ordinary block"
       )
     } else if !queue.isConcurrent {
       addFinding(
         .barrierOnSerialQueue,
-        "a barrier submitted to the serial queue '\(queue.label)' has no effect: its blocks never run in parallel"
+        "a barrier submitted to the serial queue '\(queue.name)' has no effect: its blocks never run in parallel"
       )
     }
   }
@@ -380,7 +398,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     findings.append(Finding(pattern: pattern, evidence: evidence))
   }
 
-  private func item(_ queue: SyncQueue, thread: Int, flagged: Bool) -> QueueItem {
+  private func item(_ queue: QueueState, thread: Int, flagged: Bool) -> QueueItem {
     QueueItem(
       thread: thread, barrier: !queue.isConcurrent || (flagged && !queue.isGlobal),
       flaggedBarrier: flagged)
@@ -403,11 +421,20 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   }
 
   func sync(on queue: SyncQueue, barrier: Bool, _ body: () -> Void) {
+    asScheduler {
+      retain(queue)
+      enterQueue(state(of: QueueIdentity(queue)), barrier: barrier)
+    }
+    body()
+    asScheduler { leaveQueue() }
+  }
+
+  /// Waits until the queue admits a `sync` block of the calling thread, which then runs it.
+  func enterQueue(_ state: QueueState, barrier: Bool) {
     let me = currentThread()
-    let state = state(of: queue)
     point(me)
-    note(queue, barrier: barrier, me)
-    let item = item(queue, thread: me.id, flagged: barrier)
+    note(state, barrier: barrier, me)
+    let item = item(state, thread: me.id, flagged: barrier)
     if let held = me.blocks.last(where: { $0.queue === state }), held.item.barrier || item.barrier {
       // GCD's `sync` waits for the blocks ahead, and this thread's own block is one of them.
       record(me, "queue.sync '\(state.name)' from a block already running on it: deadlock")
@@ -423,8 +450,13 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     start(item, on: state, me)
     record(
       me,
-      "queue.sync enter '\(state.name)'" + (item.barrier && queue.isConcurrent ? " (barrier)" : ""))
-    body()
+      "queue.sync enter '\(state.name)'" + (item.barrier && state.isConcurrent ? " (barrier)" : ""))
+  }
+
+  /// Ends the `sync` block the calling thread runs, innermost first.
+  func leaveQueue() {
+    let me = currentThread()
+    let (state, item) = me.blocks[me.blocks.count - 1]
     // Leaving the queue lets waiting blocks in: a visible effect, so other threads may run first.
     point(me)
     finishBlock(item, on: state, me)
@@ -433,11 +465,18 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   }
 
   func async(on queue: SyncQueue, barrier: Bool, _ body: @escaping @Sendable () -> Void) {
+    asScheduler {
+      retain(queue)
+      submit(to: state(of: QueueIdentity(queue)), barrier: barrier, body)
+    }
+  }
+
+  /// Submits `body` to the queue, to run on a controlled thread of its own once the queue admits it.
+  func submit(to state: QueueState, barrier: Bool, _ body: @escaping () -> Void) {
     let me = currentThread()
-    let state = state(of: queue)
     point(me)
-    note(queue, barrier: barrier, me)
-    let item = item(queue, thread: threads.count, flagged: barrier)
+    note(state, barrier: barrier, me)
+    let item = item(state, thread: threads.count, flagged: barrier)
     state.pending.append(item)
     let block = spawn(
       name: "Block \(threads.count) on '\(state.name)'", clock: me.clock,
@@ -447,7 +486,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       block.activity += 1
       block.isBusy = true
       record(block, (barrier ? "barrier block start" : "block start") + " '\(state.name)'")
-      body()
+      asSubject(body)
       point(block)
       finishBlock(item, on: state, block)
       record(block, (barrier ? "barrier block end" : "block end") + " '\(state.name)'")
@@ -459,17 +498,33 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
 
   // MARK: Locks
 
-  private func state(ofLock object: AnyObject, kind: SyncObjectKind, label: String?) -> LockState {
-    let id = ObjectIdentifier(object)
-    if let state = locks[id] { return state }
-    let state = LockState(object: object, name: name(kind.rawValue, label))
-    locks[id] = state
+  func state(ofLock address: UInt, kind: String, label: String?) -> LockState {
+    if let state = locks[address] { return state }
+    let state = LockState(name: name(kind, label))
+    locks[address] = state
     return state
   }
 
+  private func retain(_ object: AnyObject) {
+    if !retained.contains(where: { $0 === object }) { retained.append(object) }
+  }
+
   func acquire(_ lock: AnyObject, kind: SyncObjectKind, label: String?) {
+    asScheduler {
+      retain(lock)
+      acquire(state(ofLock: address(of: lock), kind: kind.rawValue, label: label), recursive: false)
+    }
+  }
+
+  /// Waits until `state` is free, or held by the calling thread when `recursive`, and takes it.
+  func acquire(_ state: LockState, recursive: Bool) {
     let me = currentThread()
-    let state = state(ofLock: lock, kind: kind, label: label)
+    if state.owner == me.id, recursive {
+      point(me)
+      state.holds += 1
+      record(me, "\(state.name) acquire again (recursive)")
+      return
+    }
     if state.owner == me.id {
       record(me, "\(state.name) acquire while holding it: deadlock")
       deadlock = .blocked([
@@ -479,16 +534,49 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       park(me)
     }
     point(me, waiting: .lock(state))
-    state.owner = me.id
-    me.clock.join(state.clock)
-    me.locksHeld += 1
+    take(state, me)
     record(me, "\(state.name) acquire")
   }
 
-  func release(_ lock: AnyObject, kind: SyncObjectKind) {
+  /// Takes `state` if it is free, or held by the calling thread when `recursive`; returns whether it did.
+  func tryAcquire(_ state: LockState, recursive: Bool) -> Bool {
     let me = currentThread()
-    let state = state(ofLock: lock, kind: kind, label: nil)
+    point(me)
+    if state.owner == me.id, recursive {
+      state.holds += 1
+      record(me, "\(state.name) try-acquire again (recursive)")
+      return true
+    }
+    guard state.owner == nil else {
+      record(me, "\(state.name) try-acquire fails")
+      return false
+    }
+    take(state, me)
+    record(me, "\(state.name) try-acquire")
+    return true
+  }
+
+  private func take(_ state: LockState, _ me: ControlledThread) {
+    state.owner = me.id
+    state.holds = 1
+    me.clock.join(state.clock)
+    me.locksHeld += 1
+  }
+
+  func release(_ lock: AnyObject, kind: SyncObjectKind) {
+    asScheduler { release(state(ofLock: address(of: lock), kind: kind.rawValue, label: nil)) }
+  }
+
+  /// Gives up one hold of `state`, which the calling thread owns.
+  func release(_ state: LockState) {
+    let me = currentThread()
+    if state.holds > 1 {
+      state.holds -= 1
+      record(me, "\(state.name) release (still held)")
+      return
+    }
     state.owner = nil
+    state.holds = 0
     state.clock = me.clock
     me.clock.tick(me.id)
     me.locksHeld -= 1
@@ -499,17 +587,19 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   // MARK: Atomics and cells
 
   func yield(label: String) {
-    let me = currentThread()
-    point(me)
-    record(me, "yield '\(label)'")
-    noteReadAfterLeaving(by: me)
+    asScheduler {
+      let me = currentThread()
+      point(me)
+      record(me, "yield '\(label)'")
+      noteReadAfterLeaving(by: me)
+    }
   }
 
   /// Notes the blocks of other calls that entered a queue `me`'s call left, when `me` reads now outside every queue and lock.
   ///
   /// A yield marks a read of memory outside the primitives; done outside every queue after
   /// a `sync` left one, it reads what that queue guards without waiting for its blocks.
-  private func noteReadAfterLeaving(by me: ControlledThread) {
+  func noteReadAfterLeaving(by me: ControlledThread) {
     guard me.isBusy, me.blocks.isEmpty, me.locksHeld == 0, let reader = me.call else { return }
     for left in me.queuesLeft {
       for start in left.queue.starts[left.startsThen...] where start.thread != me.id {
@@ -524,15 +614,12 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     _ object: AnyObject, kind: SyncObjectKind, _ access: SyncAccess, label: String?,
     _ effect: () -> String
   ) {
+    // Called from code under test: the scheduler's own work here is not.
+    let previous = rc_interposer_set_mode(RC_MODE_SCHEDULER)
+    defer { _ = rc_interposer_set_mode(previous) }
     let me = currentThread()
-    let id = ObjectIdentifier(object)
-    let state: VariableState
-    if let known = variables[id] {
-      state = known
-    } else {
-      state = VariableState(object: object, name: name(kind.rawValue, label))
-      variables[id] = state
-    }
+    retain(object)
+    let state = variable(at: address(of: object), kind: kind.rawValue, label: label)
     point(me)
     let value = effect()
     let verb: String
@@ -552,19 +639,28 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     checkRace(on: state, by: me, access, step: step)
   }
 
+  /// The state of the variable at `address`, made on its first access.
+  func variable(at address: UInt, kind: String, label: String?) -> VariableState {
+    if let known = variables[address] { return known }
+    let state = VariableState(name: name(kind, label))
+    variables[address] = state
+    return state
+  }
+
   private func context(of thread: ControlledThread) -> AccessContext {
     AccessContext(
       thread: thread.name,
       blocks: thread.blocks.map {
         AccessContext.Block(
           queue: ObjectIdentifier($0.queue), name: $0.queue.name,
-          isConcurrent: $0.queue.queue.isConcurrent, isGlobal: $0.queue.queue.isGlobal,
+          isConcurrent: $0.queue.isConcurrent, isGlobal: $0.queue.isGlobal,
           flaggedBarrier: $0.item.flaggedBarrier, isBarrier: $0.item.barrier)
       },
-      locksHeld: thread.locksHeld, synchronizedEarlier: thread.synchronizedInActivity)
+      locksHeld: thread.locksHeld, synchronizedEarlier: thread.synchronizedInActivity,
+      queuesLeft: thread.queuesLeft.map { ObjectIdentifier($0.queue) })
   }
 
-  private func checkRace(
+  func checkRace(
     on cell: VariableState, by me: ControlledThread, _ kind: SyncAccess, step: Int
   ) {
     let access = Access(
@@ -589,6 +685,11 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       cell.reads = [:]
     }
   }
+}
+
+/// The address of `object`, which identifies it while the schedule keeps it alive.
+private func address(of object: AnyObject) -> UInt {
+  UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
 }
 
 /// Carries a value to a thread the scheduler starts: the hand-off orders every access, which the compiler cannot see.

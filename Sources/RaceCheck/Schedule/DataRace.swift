@@ -31,6 +31,16 @@ struct DataRace {
           "\(what): both run inside the concurrent queue '\(shared.name)' at once, and a write there needs a barrier"
       )
     }
+    for (outside, inside) in [(a, b), (b, a)] where outside.isUnsynchronized {
+      if let block = inside.blocks.first(where: { outside.queuesLeft.contains($0.queue) }) {
+        return Diagnosis(
+          .escapedLiveStorage,
+          evidence:
+            "\(what): \(outside.thread)'s call reached the state through the queue '\(block.name)' and used it after "
+            + "leaving the queue, while a block on the queue changed it"
+        )
+      }
+    }
     if a.isUnsynchronized || b.isUnsynchronized {
       if (a.isUnsynchronized && a.synchronizedEarlier)
         || (b.isUnsynchronized && b.synchronizedEarlier)

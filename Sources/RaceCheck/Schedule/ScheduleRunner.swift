@@ -117,7 +117,7 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
       }
     }
     observer?.threadStarts(0)
-    state.subject = spec.make()
+    state.subject = scheduler.asSubject { spec.make() }
     for (index, call) in scenario.initial.enumerated() {
       perform(call, at: index, on: root, scheduler, state)
     }
@@ -158,11 +158,16 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
     observer?.operationStarts(thread: thread.id, index: index)
     defer { observer?.operationEnds(thread: thread.id) }
     do {
-      state.record.results[index] = try call.perform(subject, call.arguments)
+      state.record.results[index] = try scheduler.asSubject {
+        try call.perform(subject, call.arguments)
+      }
     } catch {
       state.error = (index, error)
       return
     }
+    // Other threads may run between the call's last step and its return, as they may under
+    // stress: a write just before it returns can still meet another thread's access.
+    scheduler.point(thread)
     state.time += 1
     state.record.returnTimes[index] = state.time
     state.returned[index] = true

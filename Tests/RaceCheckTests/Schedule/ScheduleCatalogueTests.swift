@@ -74,13 +74,13 @@ extension RaceCheckTestSuite {
       let target = try #require(scheduleTargets.first { $0.name == "AtomicCounter" })
       let report = target.checkable.check(scheduleConfiguration(seed: 1))
       let trace = try #require(report.failure?.trace, "\(report)")
-      let accesses = trace.steps.filter { $0.text.hasPrefix("cell '_count'") }
+      let accesses = trace.steps.filter { $0.text.hasPrefix("property 'AtomicCounter._count'") }
       // Somewhere two threads read the count, and only then do both write it.
       let found = accesses.indices.contains { start in
         let window = accesses[start...].prefix(4)
         return window.count == 4
-          && window.prefix(2).allSatisfy { $0.text.contains(" read ") }
-          && window.suffix(2).allSatisfy { $0.text.contains(" write ") }
+          && window.prefix(2).allSatisfy { $0.text.hasSuffix(" read") }
+          && window.suffix(2).allSatisfy { $0.text.hasSuffix(" modify") }
           && Set(window.prefix(2).map(\.thread)).count == 2
       }
       #expect(found, "\(report)")

@@ -1,0 +1,416 @@
+/*
+ * libdispatch's entry points. Under a scheduler a sync block runs on the calling
+ * thread once the scheduler admits it to its queue, and an async block goes to
+ * the scheduler, which runs it on a controlled thread of its own; the real
+ * queues never see either. What the scheduler needs to know of a queue (serial
+ * or concurrent, global or not) comes from watching every queue being created.
+ */
+#include "interposer.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef void (*rc_function)(void *);
+
+/* The originals' prototypes: <dispatch/dispatch.h> declares its block-taking
+ * functions only when compiled with -fblocks, and a block is a pointer here. */
+void dispatch_sync(void *queue, void *block);
+void dispatch_sync_f(void *queue, void *context, rc_function function);
+void dispatch_barrier_sync(void *queue, void *block);
+void dispatch_barrier_sync_f(void *queue, void *context, rc_function function);
+void dispatch_async(void *queue, void *block);
+void dispatch_async_f(void *queue, void *context, rc_function function);
+void dispatch_barrier_async(void *queue, void *block);
+void dispatch_barrier_async_f(void *queue, void *context, rc_function function);
+void dispatch_group_async(void *group, void *queue, void *block);
+void dispatch_group_async_f(void *group, void *queue, void *context, rc_function function);
+void dispatch_group_enter(void *group);
+void dispatch_group_leave(void *group);
+void *dispatch_queue_create(const char *label, void *attr);
+void *dispatch_queue_create_with_target(const char *label, void *attr, void *target);
+void *dispatch_queue_attr_make_with_qos_class(void *attr, unsigned int qos, int priority);
+void *dispatch_queue_attr_make_initially_inactive(void *attr);
+void *dispatch_queue_attr_make_with_autorelease_frequency(void *attr, unsigned long frequency);
+void *dispatch_get_global_queue(intptr_t identifier, uintptr_t flags);
+void *dispatch_block_create(unsigned long flags, void *block);
+void *dispatch_block_create_with_qos_class(
+    unsigned long flags, unsigned int qos, int priority, void *block);
+void *dispatch_get_specific(const void *key);
+void *dispatch_queue_get_specific(void *queue, const void *key);
+const char *dispatch_queue_get_label(void *queue);
+void *_Block_copy(const void *block);
+void _Block_release(const void *block);
+/* DISPATCH_QUEUE_CONCURRENT is the address of this object. */
+extern char _dispatch_queue_attr_concurrent[];
+
+RC_ORIGINAL(dispatch_sync)
+RC_ORIGINAL(dispatch_sync_f)
+RC_ORIGINAL(dispatch_barrier_sync)
+RC_ORIGINAL(dispatch_barrier_sync_f)
+RC_ORIGINAL(dispatch_async)
+RC_ORIGINAL(dispatch_async_f)
+RC_ORIGINAL(dispatch_barrier_async)
+RC_ORIGINAL(dispatch_barrier_async_f)
+RC_ORIGINAL(dispatch_group_async)
+RC_ORIGINAL(dispatch_group_async_f)
+RC_ORIGINAL(dispatch_group_enter)
+RC_ORIGINAL(dispatch_group_leave)
+RC_ORIGINAL(dispatch_queue_create)
+RC_ORIGINAL(dispatch_queue_create_with_target)
+RC_ORIGINAL(dispatch_queue_attr_make_with_qos_class)
+RC_ORIGINAL(dispatch_queue_attr_make_initially_inactive)
+RC_ORIGINAL(dispatch_queue_attr_make_with_autorelease_frequency)
+RC_ORIGINAL(dispatch_get_global_queue)
+RC_ORIGINAL(dispatch_block_create)
+RC_ORIGINAL(dispatch_block_create_with_qos_class)
+RC_ORIGINAL(dispatch_get_specific)
+RC_ORIGINAL(dispatch_queue_get_specific)
+RC_ORIGINAL(dispatch_queue_get_label)
+
+/* MARK: Which queues are concurrent */
+
+/* A set of addresses under a spin flag: queues are created rarely, and a lock
+ * here must not be a pthread mutex, which this module interposes. */
+typedef struct rc_address_set {
+  atomic_flag busy;
+  const void **slots; /* NULL: empty; RC_REMOVED: a tombstone */
+  size_t capacity;
+  size_t used; /* members and tombstones */
+} rc_address_set;
+
+#define RC_REMOVED ((const void *)1)
+
+static void set_lock(rc_address_set *set) {
+  while (atomic_flag_test_and_set_explicit(&set->busy, memory_order_acquire)) {
+  }
+}
+
+static void set_unlock(rc_address_set *set) {
+  atomic_flag_clear_explicit(&set->busy, memory_order_release);
+}
+
+static size_t slot_of(const void *address, size_t capacity) {
+  uintptr_t bits = (uintptr_t)address;
+  bits ^= bits >> 17;
+  bits *= 0x9E3779B97F4A7C15u;
+  return (size_t)(bits >> 7) & (capacity - 1);
+}
+
+static bool set_contains_locked(const rc_address_set *set, const void *address) {
+  if (set->capacity == 0) return false;
+  for (size_t i = slot_of(address, set->capacity);; i = (i + 1) & (set->capacity - 1)) {
+    if (set->slots[i] == 0) return false;
+    if (set->slots[i] == address) return true;
+  }
+}
+
+static void set_insert_locked(rc_address_set *set, const void *address);
+
+static void set_grow_locked(rc_address_set *set) {
+  const void **old = set->slots;
+  size_t old_capacity = set->capacity;
+  size_t capacity = old_capacity ? old_capacity * 2 : 64;
+  const void **slots = calloc(capacity, sizeof *slots);
+  if (slots == 0) abort();
+  set->slots = slots;
+  set->capacity = capacity;
+  set->used = 0;
+  for (size_t i = 0; i < old_capacity; i++) {
+    if (old[i] != 0 && old[i] != RC_REMOVED) set_insert_locked(set, old[i]);
+  }
+  free(old);
+}
+
+static void set_insert_locked(rc_address_set *set, const void *address) {
+  if (set_contains_locked(set, address)) return;
+  if ((set->used + 1) * 2 > set->capacity) set_grow_locked(set);
+  size_t i = slot_of(address, set->capacity);
+  while (set->slots[i] != 0 && set->slots[i] != RC_REMOVED) i = (i + 1) & (set->capacity - 1);
+  if (set->slots[i] == 0) set->used++;
+  set->slots[i] = address;
+}
+
+static void set_remove_locked(rc_address_set *set, const void *address) {
+  if (set->capacity == 0) return;
+  for (size_t i = slot_of(address, set->capacity);; i = (i + 1) & (set->capacity - 1)) {
+    if (set->slots[i] == 0) return;
+    if (set->slots[i] == address) {
+      set->slots[i] = RC_REMOVED;
+      return;
+    }
+  }
+}
+
+static bool set_contains(rc_address_set *set, const void *address) {
+  set_lock(set);
+  bool found = set_contains_locked(set, address);
+  set_unlock(set);
+  return found;
+}
+
+static void set_put(rc_address_set *set, const void *address, bool member) {
+  set_lock(set);
+  if (member) {
+    set_insert_locked(set, address);
+  } else {
+    set_remove_locked(set, address);
+  }
+  set_unlock(set);
+}
+
+/* Queues created concurrent; every creation updates it, so a serial queue at the
+ * address of a freed concurrent one is not taken for concurrent. */
+static rc_address_set concurrent_queues;
+/* Attributes that make a queue concurrent: DISPATCH_QUEUE_CONCURRENT and those made from it. */
+static rc_address_set concurrent_attributes;
+/* The global queues handed out. */
+static rc_address_set global_queues;
+
+static bool attribute_is_concurrent(void *attr) {
+  return attr != 0
+      && (attr == (void *)_dispatch_queue_attr_concurrent
+          || set_contains(&concurrent_attributes, attr));
+}
+
+static void *derived_attribute(void *base, void *made) {
+  if (made != 0 && attribute_is_concurrent(base)) set_put(&concurrent_attributes, made, true);
+  return made;
+}
+
+void *dispatch_queue_attr_make_with_qos_class(void *attr, unsigned int qos, int priority) {
+  return derived_attribute(attr, rc_real_dispatch_queue_attr_make_with_qos_class()(attr, qos, priority));
+}
+
+void *dispatch_queue_attr_make_initially_inactive(void *attr) {
+  return derived_attribute(attr, rc_real_dispatch_queue_attr_make_initially_inactive()(attr));
+}
+
+void *dispatch_queue_attr_make_with_autorelease_frequency(void *attr, unsigned long frequency) {
+  return derived_attribute(
+      attr, rc_real_dispatch_queue_attr_make_with_autorelease_frequency()(attr, frequency));
+}
+
+static void *created_queue(void *queue, void *attr) {
+  if (queue != 0) set_put(&concurrent_queues, queue, attribute_is_concurrent(attr));
+  return queue;
+}
+
+void *dispatch_queue_create(const char *label, void *attr) {
+  return created_queue(rc_real_dispatch_queue_create()(label, attr), attr);
+}
+
+void *dispatch_queue_create_with_target(const char *label, void *attr, void *target) {
+  return created_queue(rc_real_dispatch_queue_create_with_target()(label, attr, target), attr);
+}
+
+void *dispatch_get_global_queue(intptr_t identifier, uintptr_t flags) {
+  void *queue = rc_real_dispatch_get_global_queue()(identifier, flags);
+  if (queue != 0 && !set_contains(&global_queues, queue)) set_put(&global_queues, queue, true);
+  return queue;
+}
+
+static rc_queue describe(void *queue) {
+  const char *label = rc_real_dispatch_queue_get_label()(queue);
+  bool global = set_contains(&global_queues, queue);
+  return (rc_queue){
+      .address = queue,
+      .label = label ? label : "",
+      .is_concurrent = global || set_contains(&concurrent_queues, queue),
+      .is_global = global,
+  };
+}
+
+/* MARK: Which blocks are barriers */
+
+/* The Block ABI's layout of a block object (clang's "Block Implementation Specification"). */
+struct rc_block_descriptor {
+  unsigned long reserved;
+  unsigned long size;
+};
+
+struct rc_block_layout {
+  void *isa;
+  int flags;
+  int reserved;
+  void (*invoke)(void *);
+  struct rc_block_descriptor *descriptor;
+};
+
+/* libdispatch's private data of a block made by dispatch_block_create: captured
+ * right after the block's header, starting with a magic number and the flags. */
+struct rc_dispatch_block_data {
+  unsigned long magic;
+  unsigned long flags;
+};
+
+enum { RC_DISPATCH_BLOCK_MAGIC = 0xD159B10C, RC_DISPATCH_BLOCK_BARRIER = 0x1 };
+
+/* The invoke function every dispatch_block_create block shares, once one was made. */
+static void *_Atomic dispatch_block_invoke;
+
+static void *created_block(void *block) {
+  if (block != 0) {
+    atomic_store_explicit(
+        &dispatch_block_invoke, (void *)((struct rc_block_layout *)block)->invoke,
+        memory_order_relaxed);
+  }
+  return block;
+}
+
+void *dispatch_block_create(unsigned long flags, void *block) {
+  return created_block(rc_real_dispatch_block_create()(flags, block));
+}
+
+void *dispatch_block_create_with_qos_class(
+    unsigned long flags, unsigned int qos, int priority, void *block) {
+  return created_block(rc_real_dispatch_block_create_with_qos_class()(flags, qos, priority, block));
+}
+
+/* Whether `block` is a DispatchWorkItem (or dispatch_block_create block) flagged barrier. */
+static bool block_is_barrier(void *block) {
+  const struct rc_block_layout *layout = block;
+  void *shared = atomic_load_explicit(&dispatch_block_invoke, memory_order_relaxed);
+  if (shared == 0 || (void *)layout->invoke != shared) return false;
+  if (layout->descriptor->size < sizeof *layout + sizeof(struct rc_dispatch_block_data)) return false;
+  const struct rc_dispatch_block_data *data =
+      (const void *)((const char *)block + sizeof *layout);
+  return data->magic == RC_DISPATCH_BLOCK_MAGIC && (data->flags & RC_DISPATCH_BLOCK_BARRIER) != 0;
+}
+
+static void invoke_block(void *block) { ((struct rc_block_layout *)block)->invoke(block); }
+
+/* MARK: Work under the scheduler */
+
+static void sync_scheduled(
+    const rc_interposer_hooks *hooks, void *queue, bool barrier, rc_function function,
+    void *context) {
+  rc_queue described = describe(queue);
+  hooks->queue_sync_enter(hooks->context, described, barrier);
+  rc_push_current_queue(queue);
+  rc_leave_hooks();
+  function(context);
+  rc_mode = RC_MODE_SCHEDULER;
+  rc_pop_current_queue();
+  hooks->queue_sync_exit(hooks->context, described, barrier);
+  rc_leave_hooks();
+}
+
+static void async_scheduled(
+    const rc_interposer_hooks *hooks, void *group, void *queue, bool barrier, void *block,
+    rc_function function, void *context) {
+  rc_work work;
+  if (block != 0) {
+    void *copy = _Block_copy(block);
+    work = (rc_work){.block = copy, .function = invoke_block, .context = copy};
+  } else {
+    work = (rc_work){.block = 0, .function = function, .context = context};
+  }
+  work.queue = queue;
+  work.group = group;
+  /* The real group counts the block, so that its waiters outside the scheduler wait for it. */
+  if (group != 0) rc_real_dispatch_group_enter()(group);
+  hooks->queue_async(hooks->context, describe(queue), barrier, work);
+  rc_leave_hooks();
+}
+
+void rc_work_run(rc_work work) {
+  rc_push_current_queue(work.queue);
+  rc_thread_mode previous = rc_interposer_set_mode(RC_MODE_SUBJECT);
+  work.function(work.context);
+  rc_mode = previous;
+  rc_pop_current_queue();
+  rc_work_discard(work);
+}
+
+void rc_work_discard(rc_work work) {
+  if (work.block != 0) _Block_release(work.block);
+  if (work.group != 0) rc_real_dispatch_group_leave()(work.group);
+}
+
+/* MARK: The entry points */
+
+void dispatch_sync(void *queue, void *block) {
+  const rc_interposer_hooks *hooks = rc_enter_hooks();
+  if (hooks == 0) return rc_real_dispatch_sync()(queue, block);
+  sync_scheduled(hooks, queue, block_is_barrier(block), invoke_block, block);
+}
+
+void dispatch_sync_f(void *queue, void *context, rc_function function) {
+  const rc_interposer_hooks *hooks = rc_enter_hooks();
+  if (hooks == 0) return rc_real_dispatch_sync_f()(queue, context, function);
+  sync_scheduled(hooks, queue, false, function, context);
+}
+
+void dispatch_barrier_sync(void *queue, void *block) {
+  const rc_interposer_hooks *hooks = rc_enter_hooks();
+  if (hooks == 0) return rc_real_dispatch_barrier_sync()(queue, block);
+  sync_scheduled(hooks, queue, true, invoke_block, block);
+}
+
+void dispatch_barrier_sync_f(void *queue, void *context, rc_function function) {
+  const rc_interposer_hooks *hooks = rc_enter_hooks();
+  if (hooks == 0) return rc_real_dispatch_barrier_sync_f()(queue, context, function);
+  sync_scheduled(hooks, queue, true, function, context);
+}
+
+void dispatch_async(void *queue, void *block) {
+  const rc_interposer_hooks *hooks = rc_enter_hooks();
+  if (hooks == 0) return rc_real_dispatch_async()(queue, block);
+  async_scheduled(hooks, 0, queue, block_is_barrier(block), block, 0, 0);
+}
+
+void dispatch_async_f(void *queue, void *context, rc_function function) {
+  const rc_interposer_hooks *hooks = rc_enter_hooks();
+  if (hooks == 0) return rc_real_dispatch_async_f()(queue, context, function);
+  async_scheduled(hooks, 0, queue, false, 0, function, context);
+}
+
+void dispatch_barrier_async(void *queue, void *block) {
+  const rc_interposer_hooks *hooks = rc_enter_hooks();
+  if (hooks == 0) return rc_real_dispatch_barrier_async()(queue, block);
+  async_scheduled(hooks, 0, queue, true, block, 0, 0);
+}
+
+void dispatch_barrier_async_f(void *queue, void *context, rc_function function) {
+  const rc_interposer_hooks *hooks = rc_enter_hooks();
+  if (hooks == 0) return rc_real_dispatch_barrier_async_f()(queue, context, function);
+  async_scheduled(hooks, 0, queue, true, 0, function, context);
+}
+
+void dispatch_group_async(void *group, void *queue, void *block) {
+  const rc_interposer_hooks *hooks = rc_enter_hooks();
+  if (hooks == 0) return rc_real_dispatch_group_async()(group, queue, block);
+  async_scheduled(hooks, group, queue, block_is_barrier(block), block, 0, 0);
+}
+
+void dispatch_group_async_f(void *group, void *queue, void *context, rc_function function) {
+  const rc_interposer_hooks *hooks = rc_enter_hooks();
+  if (hooks == 0) return rc_real_dispatch_group_async_f()(group, queue, context, function);
+  async_scheduled(hooks, group, queue, false, 0, function, context);
+}
+
+/* Under the scheduler no block runs on its real queue, so the queue-specific
+ * value is looked up on the queue the scheduler runs the thread's block of. */
+void *dispatch_get_specific(const void *key) {
+  const rc_interposer_hooks *hooks = rc_enter_hooks();
+  if (hooks == 0) return rc_real_dispatch_get_specific()(key);
+  const void *queue = rc_current_queue();
+  void *value = queue ? rc_real_dispatch_queue_get_specific()((void *)queue, key) : 0;
+  rc_leave_hooks();
+  return value;
+}
+
+/* DISPATCH_CURRENT_QUEUE_LABEL (NULL) names the queue the scheduler runs the thread's block of. */
+const char *dispatch_queue_get_label(void *queue) {
+  if (queue == 0) {
+    const rc_interposer_hooks *hooks = rc_enter_hooks();
+    if (hooks != 0) {
+      const void *current = rc_current_queue();
+      rc_leave_hooks();
+      if (current != 0) return rc_real_dispatch_queue_get_label()((void *)current);
+    }
+  }
+  return rc_real_dispatch_queue_get_label()(queue);
+}

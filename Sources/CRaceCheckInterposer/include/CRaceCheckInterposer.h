@@ -1,0 +1,127 @@
+/*
+ * CRaceCheckInterposer: takes over the synchronization entry points that code
+ * under test calls, so that schedule mode can run unmodified code.
+ *
+ * The module defines, in the executable that links racecheck, functions with
+ * the names of libdispatch's, glibc's and the Swift runtime's:
+ *
+ *   dispatch_sync, dispatch_sync_f, dispatch_barrier_sync(_f),
+ *   dispatch_async, dispatch_async_f, dispatch_barrier_async(_f),
+ *   dispatch_group_async(_f), dispatch_queue_create(_with_target),
+ *   dispatch_queue_attr_make_*, dispatch_get_global_queue,
+ *   dispatch_block_create(_with_qos_class),
+ *   pthread_mutex_lock, pthread_mutex_trylock, pthread_mutex_unlock,
+ *   swift_beginAccess, swift_allocObject, swift_initStackObject.
+ *
+ * The static linker exports a definition in an executable that a shared
+ * library on the link line refers to, and the dynamic linker then binds that
+ * library's calls to it: Swift's Dispatch overlay, Foundation (NSLock,
+ * NSMutableArray) and the code under test all call these instead of the
+ * originals. No LD_PRELOAD, no change to the code under test.
+ *
+ * Each function forwards to the original (found with dlsym(RTLD_NEXT)) unless
+ * the calling thread runs code under test for an installed scheduler; the
+ * test is one thread-local load. Then it calls the scheduler's hook instead,
+ * which makes the call a scheduling point and models the primitive.
+ *
+ * A thread is in one of three modes:
+ *
+ *   RC_MODE_UNCONTROLLED  every thread at first: everything forwards;
+ *   RC_MODE_SCHEDULER     a controlled thread running the scheduler's own code:
+ *                         everything forwards, so the scheduler never sees itself;
+ *   RC_MODE_SUBJECT       a controlled thread running code under test: the
+ *                         hooks see every call.
+ *
+ * A hook runs in RC_MODE_SCHEDULER; the interposer switches back to
+ * RC_MODE_SUBJECT to run the code under test's blocks.
+ */
+#ifndef CRACECHECK_INTERPOSER_H
+#define CRACECHECK_INTERPOSER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The mode of the calling thread; see above. */
+typedef enum rc_thread_mode {
+  RC_MODE_UNCONTROLLED = 0,
+  RC_MODE_SCHEDULER = 1,
+  RC_MODE_SUBJECT = 2,
+} rc_thread_mode;
+
+/* What the interposer knows of a dispatch queue. */
+typedef struct rc_queue {
+  /* The queue object: the same address on every call while it lives. */
+  const void *address;
+  /* Its label, or "" (dispatch_queue_get_label's answer). */
+  const char *label;
+  /* Created with DISPATCH_QUEUE_CONCURRENT, or one of the global queues. */
+  bool is_concurrent;
+  /* One of the global queues, which run barriers as ordinary blocks. */
+  bool is_global;
+} rc_queue;
+
+/* A block submitted with dispatch_async (copied) or a function and its context;
+ * rc_work_run runs it once and frees it. */
+typedef struct rc_work {
+  /* The copied block, or NULL for a function. */
+  void *block;
+  void (*function)(void *);
+  void *context;
+  /* The queue it was submitted to. */
+  const void *queue;
+  /* The group it was submitted with, or NULL: it leaves the group once run or discarded. */
+  void *group;
+} rc_work;
+
+/* The scheduler's side. Every hook is called on a controlled thread in RC_MODE_SCHEDULER. */
+typedef struct rc_interposer_hooks {
+  void *context;
+  /* Before a sync block runs: waits until the queue admits it. */
+  void (*queue_sync_enter)(void *context, rc_queue queue, bool barrier);
+  /* After it ran. */
+  void (*queue_sync_exit)(void *context, rc_queue queue, bool barrier);
+  /* Takes ownership of `work`, to run it on a controlled thread once the queue admits it. */
+  void (*queue_async)(void *context, rc_queue queue, bool barrier, rc_work work);
+  /* Waits until `mutex` is free, then makes the thread its owner (again, when recursive). */
+  void (*mutex_lock)(void *context, const void *mutex, bool recursive);
+  /* Takes `mutex` if it is free (or, when recursive, held by the thread); false otherwise. */
+  bool (*mutex_trylock)(void *context, const void *mutex, bool recursive);
+  /* Gives up one hold of `mutex`. */
+  void (*mutex_unlock)(void *context, const void *mutex);
+  /* One access to class or global storage at `address`, as the Swift runtime's
+   * exclusivity check announces it; `pc` is the accessing instruction. */
+  void (*access)(void *context, const void *address, bool modify, const void *pc);
+  /* An object of `size` bytes now lives at `address`: earlier accesses there were to another
+   * one. `metadata` is its class's, or NULL for a box holding a captured variable. */
+  void (*allocated)(void *context, const void *address, uintptr_t size, const void *metadata);
+} rc_interposer_hooks;
+
+/* Makes `hooks` the ones every controlled thread's calls go to; NULL removes them. */
+void rc_interposer_install(const rc_interposer_hooks *hooks);
+
+/* The calling thread's mode. */
+rc_thread_mode rc_interposer_mode(void);
+
+/* Sets the calling thread's mode and returns the one it replaces. */
+rc_thread_mode rc_interposer_set_mode(rc_thread_mode mode);
+
+/* Runs `work` once as code under test on the calling (controlled) thread, then frees it. */
+void rc_work_run(rc_work work);
+
+/* Frees `work` without running it (a schedule that ended first). */
+void rc_work_discard(rc_work work);
+
+/* Whether the dynamic linker binds the originals' names to the interposer's
+ * definitions: false when the executable did not export them (linked without
+ * the libraries that call them, or loaded as a plugin). */
+bool rc_interposer_is_linked(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CRACECHECK_INTERPOSER_H */

@@ -1,0 +1,76 @@
+/*
+ * The interposer's state: the installed hooks (the one process-wide slot a
+ * scheduler writes) and each thread's mode and current-queue stack.
+ */
+#include "interposer.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+RC_THREAD_LOCAL rc_thread_mode rc_mode = RC_MODE_UNCONTROLLED;
+const rc_interposer_hooks *_Atomic rc_hooks = 0;
+
+/* The queues whose blocks the thread runs under the scheduler, innermost last. A
+ * thread nests a few sync blocks at most; deeper ones are not tracked. */
+enum { RC_QUEUE_DEPTH = 32 };
+static RC_THREAD_LOCAL const void *rc_current_queues[RC_QUEUE_DEPTH];
+static RC_THREAD_LOCAL int rc_current_queue_count;
+
+void rc_interposer_install(const rc_interposer_hooks *hooks) {
+  atomic_store_explicit(&rc_hooks, hooks, memory_order_release);
+}
+
+rc_thread_mode rc_interposer_mode(void) { return rc_mode; }
+
+rc_thread_mode rc_interposer_set_mode(rc_thread_mode mode) {
+  rc_thread_mode previous = rc_mode;
+  rc_mode = mode;
+  return previous;
+}
+
+void *rc_resolve(const char *name, void *_Atomic *slot) {
+  void *function = dlsym(RTLD_NEXT, name);
+  if (function == 0) {
+    /* No stdio: this may run before anything is set up, or inside malloc's caller. */
+    static const char prefix[] = "racecheck: the interposer found no original of ";
+    (void)!write(2, prefix, sizeof prefix - 1);
+    (void)!write(2, name, strlen(name));
+    (void)!write(2, "\n", 1);
+    abort();
+  }
+  atomic_store_explicit(slot, function, memory_order_relaxed);
+  return function;
+}
+
+void rc_push_current_queue(const void *queue) {
+  if (rc_current_queue_count < RC_QUEUE_DEPTH) rc_current_queues[rc_current_queue_count] = queue;
+  rc_current_queue_count++;
+}
+
+void rc_pop_current_queue(void) {
+  if (rc_current_queue_count > 0) rc_current_queue_count--;
+}
+
+/* The innermost queue the thread runs a block of under the scheduler, or NULL. */
+const void *rc_current_queue(void) {
+  int count = rc_current_queue_count;
+  if (count == 0 || count > RC_QUEUE_DEPTH) return 0;
+  return rc_current_queues[count - 1];
+}
+
+/* Whether `name` resolves, for every library, to the definition in this module's own object. */
+static bool resolves_here(const char *name) {
+  Dl_info found, here;
+  void *definition = dlsym(RTLD_DEFAULT, name);
+  if (definition == 0 || !dladdr(definition, &found)) return false;
+  if (!dladdr((void *)&rc_interposer_is_linked, &here)) return false;
+  return found.dli_fbase == here.dli_fbase;
+}
+
+bool rc_interposer_is_linked(void) {
+  return resolves_here("dispatch_sync") && resolves_here("pthread_mutex_lock")
+      && resolves_here("swift_beginAccess");
+}

@@ -1,0 +1,51 @@
+/*
+ * What the interposer's files share: the calling thread's mode, the installed
+ * hooks, and the originals every definition forwards to.
+ */
+#ifndef CRACECHECK_INTERPOSER_INTERNAL_H
+#define CRACECHECK_INTERPOSER_INTERNAL_H
+
+#include "CRaceCheckInterposer.h"
+
+#include <stdatomic.h>
+
+/* Initial-exec: the module is linked into the executable, so a thread-local
+ * read is one load relative to the thread pointer, with no call. */
+#define RC_THREAD_LOCAL __thread __attribute__((tls_model("initial-exec")))
+
+extern RC_THREAD_LOCAL rc_thread_mode rc_mode;
+extern const rc_interposer_hooks *_Atomic rc_hooks;
+
+/* The installed hooks when the calling thread runs code under test, else NULL:
+ * the whole cost of an interposed call that forwards. When it returns hooks,
+ * the thread is switched to RC_MODE_SCHEDULER; rc_leave_hooks switches back. */
+static inline const rc_interposer_hooks *rc_enter_hooks(void) {
+  if (__builtin_expect(rc_mode != RC_MODE_SUBJECT, 1)) return 0;
+  const rc_interposer_hooks *hooks = atomic_load_explicit(&rc_hooks, memory_order_acquire);
+  if (hooks) rc_mode = RC_MODE_SCHEDULER;
+  return hooks;
+}
+
+static inline void rc_leave_hooks(void) { rc_mode = RC_MODE_SUBJECT; }
+
+/* The next definition of `name` after the executable's: the original. Aborts with
+ * a message when there is none, since nothing sensible can follow. */
+void *rc_resolve(const char *name, void *_Atomic *slot);
+
+/* Declares rc_real_<name>(), which returns the original of `name`, found once. */
+#define RC_ORIGINAL(name)                                                          \
+  static void *_Atomic rc_original_slot_##name;                                   \
+  static inline __typeof__(&name) rc_real_##name(void) {                          \
+    void *function = atomic_load_explicit(&rc_original_slot_##name, memory_order_relaxed); \
+    if (__builtin_expect(function == 0, 0))                                        \
+      function = rc_resolve(#name, &rc_original_slot_##name);                     \
+    return (__typeof__(&name))function;                                            \
+  }
+
+/* The current queue of the calling controlled thread, as code under test asks for it. */
+void rc_push_current_queue(const void *queue);
+void rc_pop_current_queue(void);
+/* The innermost queue the thread runs a block of under the scheduler, or NULL. */
+const void *rc_current_queue(void);
+
+#endif /* CRACECHECK_INTERPOSER_INTERNAL_H */

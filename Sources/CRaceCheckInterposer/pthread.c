@@ -1,0 +1,113 @@
+/*
+ * glibc's mutexes, which NSLock, NSRecursiveLock and NSCondition are built on.
+ * Under a scheduler the scheduler decides who owns a mutex; the thread it grants
+ * one to then takes the real one too, which is free unless a thread outside the
+ * scheduler holds it, so that code outside the scheduler stays excluded.
+ */
+#include "interposer.h"
+
+#include <errno.h>
+#include <link.h>
+#include <pthread.h>
+#include <string.h>
+
+RC_ORIGINAL(pthread_mutex_lock)
+RC_ORIGINAL(pthread_mutex_trylock)
+RC_ORIGINAL(pthread_mutex_unlock)
+
+/* glibc keeps the type PTHREAD_MUTEX_RECURSIVE etc. in the low bits of the mutex's __kind. */
+static bool is_recursive(const pthread_mutex_t *mutex) {
+  return (mutex->__data.__kind & 0x3) == PTHREAD_MUTEX_RECURSIVE;
+}
+
+/* MARK: Whose mutexes count */
+
+/* The Swift runtime's own mutexes (metadata and conformance caches) guard short
+ * critical sections of C++ that call back into no code under test. They stay
+ * real: were one a scheduling point, a thread parked while holding it would
+ * block the scheduler's own code, which takes the same mutexes, for good. */
+static const char *const runtime_libraries[] = {
+    "libswiftCore.so", "libswift_Concurrency.so", "lib_FoundationICU.so", "libstdc++.so",
+};
+
+enum { RC_RUNTIME_RANGES = 16 };
+static struct {
+  uintptr_t start, end;
+} runtime_ranges[RC_RUNTIME_RANGES];
+static _Atomic int runtime_range_count = -1;
+
+static int note_runtime_library(struct dl_phdr_info *info, size_t size, void *count) {
+  (void)size;
+  bool runtime = false;
+  for (size_t i = 0; i < sizeof runtime_libraries / sizeof *runtime_libraries; i++) {
+    if (info->dlpi_name && strstr(info->dlpi_name, runtime_libraries[i])) runtime = true;
+  }
+  if (!runtime) return 0;
+  for (int i = 0; i < info->dlpi_phnum && *(int *)count < RC_RUNTIME_RANGES; i++) {
+    const ElfW(Phdr) *segment = &info->dlpi_phdr[i];
+    if (segment->p_type != PT_LOAD || !(segment->p_flags & PF_X)) continue;
+    uintptr_t start = info->dlpi_addr + segment->p_vaddr;
+    runtime_ranges[*(int *)count].start = start;
+    runtime_ranges[*(int *)count].end = start + segment->p_memsz;
+    (*(int *)count)++;
+  }
+  return 0;
+}
+
+/* Whether `pc`, a return address, is in the Swift runtime's code. */
+static bool called_by_runtime(const void *pc) {
+  int count = atomic_load_explicit(&runtime_range_count, memory_order_acquire);
+  if (count < 0) {
+    /* Only controlled threads get here, one at a time: no two fill the table at once. */
+    count = 0;
+    dl_iterate_phdr(note_runtime_library, &count);
+    atomic_store_explicit(&runtime_range_count, count, memory_order_release);
+  }
+  for (int i = 0; i < count; i++) {
+    if ((uintptr_t)pc >= runtime_ranges[i].start && (uintptr_t)pc < runtime_ranges[i].end) return true;
+  }
+  return false;
+}
+
+/* The hooks for a call on `mutex` from `caller`, or NULL when it forwards. */
+static const rc_interposer_hooks *hooks_for(const void *caller) {
+  const rc_interposer_hooks *hooks = rc_enter_hooks();
+  if (hooks != 0 && called_by_runtime(caller)) {
+    rc_leave_hooks();
+    return 0;
+  }
+  return hooks;
+}
+
+/* MARK: The entry points */
+
+int pthread_mutex_lock(pthread_mutex_t *mutex) {
+  const rc_interposer_hooks *hooks = hooks_for(__builtin_return_address(0));
+  if (hooks == 0) return rc_real_pthread_mutex_lock()(mutex);
+  hooks->mutex_lock(hooks->context, mutex, is_recursive(mutex));
+  int result = rc_real_pthread_mutex_lock()(mutex);
+  rc_leave_hooks();
+  return result;
+}
+
+int pthread_mutex_trylock(pthread_mutex_t *mutex) {
+  const rc_interposer_hooks *hooks = hooks_for(__builtin_return_address(0));
+  if (hooks == 0) return rc_real_pthread_mutex_trylock()(mutex);
+  int result = EBUSY;
+  if (hooks->mutex_trylock(hooks->context, mutex, is_recursive(mutex))) {
+    result = rc_real_pthread_mutex_trylock()(mutex);
+    /* Held by a thread outside the scheduler: the scheduler's grant is given back. */
+    if (result != 0) hooks->mutex_unlock(hooks->context, mutex);
+  }
+  rc_leave_hooks();
+  return result;
+}
+
+int pthread_mutex_unlock(pthread_mutex_t *mutex) {
+  const rc_interposer_hooks *hooks = hooks_for(__builtin_return_address(0));
+  if (hooks == 0) return rc_real_pthread_mutex_unlock()(mutex);
+  int result = rc_real_pthread_mutex_unlock()(mutex);
+  hooks->mutex_unlock(hooks->context, mutex);
+  rc_leave_hooks();
+  return result;
+}
