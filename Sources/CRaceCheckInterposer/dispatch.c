@@ -321,7 +321,16 @@ void rc_work_run(rc_work work) {
   work.function(work.context);
   rc_mode = previous;
   rc_pop_current_queue();
-  rc_work_discard(work);
+}
+
+void rc_work_finish(rc_work work) {
+  if (work.group != 0) {
+    /* The group's waiters see the block finish: through the interposer, as a signal. */
+    rc_thread_mode previous = rc_interposer_set_mode(RC_MODE_SUBJECT);
+    dispatch_group_leave(work.group);
+    rc_mode = previous;
+  }
+  if (work.block != 0) _Block_release(work.block);
 }
 
 void rc_work_discard(rc_work work) {

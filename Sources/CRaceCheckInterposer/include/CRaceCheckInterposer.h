@@ -65,7 +65,7 @@ typedef struct rc_queue {
 } rc_queue;
 
 /* A block submitted with dispatch_async (copied) or a function and its context;
- * rc_work_run runs it once and frees it. */
+ * rc_work_run runs it once, rc_work_finish frees it. */
 typedef struct rc_work {
   /* The copied block, or NULL for a function. */
   void *block;
@@ -76,6 +76,13 @@ typedef struct rc_work {
   /* The group it was submitted with, or NULL: it leaves the group once run or discarded. */
   void *group;
 } rc_work;
+
+/* What a thread can wait on for another thread's signal. */
+typedef enum rc_signal_kind {
+  RC_SIGNAL_SEMAPHORE = 0,
+  RC_SIGNAL_GROUP = 1,
+  RC_SIGNAL_CONDITION = 2,
+} rc_signal_kind;
 
 /* The scheduler's side. Every hook is called on a controlled thread in RC_MODE_SCHEDULER. */
 typedef struct rc_interposer_hooks {
@@ -95,6 +102,18 @@ typedef struct rc_interposer_hooks {
   /* One access to class or global storage at `address`, as the Swift runtime's
    * exclusivity check announces it; `pc` is the accessing instruction. */
   void (*access)(void *context, const void *address, bool modify, const void *pc);
+  /* A scheduling point before the thread tries to take `object` (a semaphore's count, a
+   * group's emptiness) without waiting. */
+  void (*signal_try)(void *context, const void *object, rc_signal_kind kind);
+  /* The try failed: waits until another thread signals `object`, and returns true, or, when
+   * `timed`, may instead return false for a timeout. The thread then tries again. */
+  bool (*signal_wait)(void *context, const void *object, rc_signal_kind kind, bool timed);
+  /* The thread signals `object` (a semaphore's signal, a group's leave, a condition's signal
+   * or broadcast): every thread waiting on it may try again. */
+  void (*signal)(void *context, const void *object, rc_signal_kind kind);
+  /* pthread_cond_wait: gives up `mutex` (held once), waits for a signal of `condition`, or
+   * when `timed` possibly a timeout, then takes `mutex` again; returns whether it was signaled. */
+  bool (*condition_wait)(void *context, const void *condition, const void *mutex, bool timed);
   /* An object of `size` bytes now lives at `address`: earlier accesses there were to another
    * one. `metadata` is its class's, or NULL for a box holding a captured variable. */
   void (*allocated)(void *context, const void *address, uintptr_t size, const void *metadata);
@@ -109,8 +128,11 @@ rc_thread_mode rc_interposer_mode(void);
 /* Sets the calling thread's mode and returns the one it replaces. */
 rc_thread_mode rc_interposer_set_mode(rc_thread_mode mode);
 
-/* Runs `work` once as code under test on the calling (controlled) thread, then frees it. */
+/* Runs `work` once as code under test on the calling (controlled) thread. */
 void rc_work_run(rc_work work);
+
+/* After the block ended on its queue: leaves its group, which its waiters see, and frees it. */
+void rc_work_finish(rc_work work);
 
 /* Frees `work` without running it (a schedule that ended first). */
 void rc_work_discard(rc_work work);

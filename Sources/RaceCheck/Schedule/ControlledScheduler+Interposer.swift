@@ -22,7 +22,9 @@ extension ControlledScheduler {
 
   fileprivate func submit(_ work: rc_work, to queue: rc_queue, barrier: Bool) {
     let work = UncheckedBox(work)
-    submit(to: state(of: QueueIdentity(queue)), barrier: barrier) { rc_work_run(work.value) }
+    submit(
+      to: state(of: QueueIdentity(queue)), barrier: barrier, { rc_work_run(work.value) },
+      afterEnd: { rc_work_finish(work.value) })
   }
 
   fileprivate func lock(_ mutex: UInt, recursive: Bool) {
@@ -35,6 +37,80 @@ extension ControlledScheduler {
 
   fileprivate func unlock(_ mutex: UInt) {
     release(state(ofLock: mutex, kind: "lock", label: nil))
+  }
+
+  private func signalState(_ object: UnsafeRawPointer?, _ kind: rc_signal_kind) -> SignalState {
+    let address = UInt(bitPattern: object)
+    if let known = signals[address] { return known }
+    let word: String
+    switch kind {
+    case RC_SIGNAL_SEMAPHORE: word = "semaphore"
+    case RC_SIGNAL_GROUP: word = "group"
+    default: word = "condition"
+    }
+    let state = SignalState(name: name(word, nil))
+    signals[address] = state
+    return state
+  }
+
+  /// A scheduling point before a try to take a semaphore's count or to find a group empty.
+  fileprivate func signalTry(_ object: UnsafeRawPointer?, _ kind: rc_signal_kind) {
+    let me = currentThread()
+    let state = signalState(object, kind)
+    point(me)
+    // Whatever the try finds was left by the signals so far: it is ordered after them. (A
+    // failed try is ordered too, which can only hide a race, never invent one.)
+    me.clock.join(state.clock)
+    record(me, "\(state.name) \(kind == RC_SIGNAL_GROUP ? "wait" : "wait (try)")")
+  }
+
+  /// Waits for a signal after a failed try; false when a timed wait was chosen to time out instead.
+  fileprivate func signalWait(_ object: UnsafeRawPointer?, _ kind: rc_signal_kind, timed: Bool)
+    -> Bool
+  {
+    let me = currentThread()
+    let state = signalState(object, kind)
+    return awaitSignal(state, me, timed: timed)
+  }
+
+  private func awaitSignal(_ state: SignalState, _ me: ControlledThread, timed: Bool) -> Bool {
+    let since = state.generation
+    record(me, "\(state.name) waits")
+    point(me, waiting: .signal(state, since: since, timed: timed))
+    guard state.generation > since else {
+      record(me, "\(state.name) times out")
+      return false
+    }
+    me.clock.join(state.clock)
+    record(me, "\(state.name) wakes")
+    return true
+  }
+
+  fileprivate func signal(_ object: UnsafeRawPointer?, _ kind: rc_signal_kind) {
+    let me = currentThread()
+    let state = signalState(object, kind)
+    point(me)
+    state.generation += 1
+    state.clock.join(me.clock)
+    me.clock.tick(me.id)
+    let verb: String
+    switch kind {
+    case RC_SIGNAL_GROUP: verb = "leave"
+    default: verb = "signal"
+    }
+    record(me, "\(state.name) \(verb)")
+  }
+
+  fileprivate func conditionWait(
+    _ condition: UnsafeRawPointer?, mutex: UInt, timed: Bool
+  ) -> Bool {
+    let me = currentThread()
+    let signals = signalState(condition, RC_SIGNAL_CONDITION)
+    let lock = state(ofLock: mutex, kind: "lock", label: nil)
+    release(lock)
+    let signaled = awaitSignal(signals, me, timed: timed)
+    acquire(lock, recursive: false)
+    return signaled
   }
 
   /// One access to stored state at `address`, as the Swift runtime's exclusivity check announces it.
@@ -103,6 +179,19 @@ final class InterposerHooks {
         },
         access: { context, address, modify, _ in
           InterposerHooks.scheduler(context).access(UInt(bitPattern: address), modify: modify)
+        },
+        signal_try: { context, object, kind in
+          InterposerHooks.scheduler(context).signalTry(object, kind)
+        },
+        signal_wait: { context, object, kind, timed in
+          InterposerHooks.scheduler(context).signalWait(object, kind, timed: timed)
+        },
+        signal: { context, object, kind in
+          InterposerHooks.scheduler(context).signal(object, kind)
+        },
+        condition_wait: { context, condition, mutex, timed in
+          InterposerHooks.scheduler(context).conditionWait(
+            condition, mutex: UInt(bitPattern: mutex), timed: timed)
         },
         allocated: { context, address, size, metadata in
           InterposerHooks.scheduler(context).allocated(

@@ -23,6 +23,19 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     case lock(LockState)
     case join([Int])
     case gate(Gate)
+    /// A signal of a semaphore, group or condition after its `generation` was `since`; a timed wait may also time out.
+    case signal(SignalState, since: Int, timed: Bool)
+  }
+
+  /// A semaphore, group or condition: how often controlled threads signaled it, and the clock they released.
+  final class SignalState {
+    let name: String
+    var generation = 0
+    var clock = VectorClock()
+
+    init(name: String) {
+      self.name = name
+    }
   }
 
   /// Holds threads back until one thread opens it, handing them its clock.
@@ -174,6 +187,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   private(set) var cutOff = false
   private var queues: [UInt: QueueState] = [:]
   private var locks: [UInt: LockState] = [:]
+  /// Semaphores, groups and conditions by address.
+  var signals: [UInt: SignalState] = [:]
   /// Cells, atomics and, under the interposer, stored properties, by address.
   var variables: [UInt: VariableState] = [:]
   /// The objects code under test allocated in this schedule, by address, to name their stored properties.
@@ -319,6 +334,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     case .lock(let lock): return lock.owner == nil
     case .join(let ids): return ids.allSatisfy { threads[$0].finished }
     case .gate(let gate): return gate.isOpen
+    case .signal(let state, let since, let timed): return timed || state.generation > since
     }
   }
 
@@ -336,6 +352,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     case .lock(let lock):
       what = "for \(lock.name), held by \(lock.owner.map { threads[$0].name } ?? "no one")"
     case .gate: what = "for the init part to finish"
+    case .signal(let state, _, let timed):
+      what = "for a signal of \(state.name)" + (timed ? " (or its timeout)" : "")
     case .join(let ids):
       what =
         "for \(ids.filter { !threads[$0].finished }.map { threads[$0].name }.joined(separator: ", ")) to finish"
@@ -472,7 +490,12 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   }
 
   /// Submits `body` to the queue, to run on a controlled thread of its own once the queue admits it.
-  func submit(to state: QueueState, barrier: Bool, _ body: @escaping () -> Void) {
+  ///
+  /// `afterEnd` runs once the block has left the queue: a group's leave happens then.
+  func submit(
+    to state: QueueState, barrier: Bool, _ body: @escaping () -> Void,
+    afterEnd: (() -> Void)? = nil
+  ) {
     let me = currentThread()
     point(me)
     note(state, barrier: barrier, me)
@@ -490,6 +513,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       point(block)
       finishBlock(item, on: state, block)
       record(block, (barrier ? "barrier block end" : "block end") + " '\(state.name)'")
+      afterEnd?()
     }
     block.call = me.call
     me.clock.tick(me.id)
