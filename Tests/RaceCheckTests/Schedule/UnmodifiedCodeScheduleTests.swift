@@ -23,7 +23,9 @@ final class ThumbnailNames: @unchecked Sendable {
   }
 
   static func spec(writesAreBarriers: Bool) -> Spec<ThumbnailNames, Int?> {
-    let make = { ThumbnailNames(writesAreBarriers: writesAreBarriers) }
+    let make: @Sendable () -> ThumbnailNames = {
+      ThumbnailNames(writesAreBarriers: writesAreBarriers)
+    }
     let name = writesAreBarriers ? "ThumbnailNames" : "ThumbnailNamesNoBarrier"
     return Spec(name, make: make, model: nil as Int?) {
       Operation("get", perform: { (cache: ThumbnailNames) in cache.name(for: 0) }) {
