@@ -61,6 +61,8 @@ const void *rc_current_queue(void) {
   return rc_current_queues[count - 1];
 }
 
+void *rc_interposer_original(const char *name) { return dlsym(RTLD_NEXT, name); }
+
 /* Whether `name` resolves, for every library, to the definition in this module's own object. */
 static bool resolves_here(const char *name) {
   Dl_info found, here;

@@ -1,5 +1,6 @@
 /*
- * glibc's mutexes, which NSLock, NSRecursiveLock and NSCondition are built on.
+ * glibc's mutexes, which NSLock, NSRecursiveLock and NSCondition are built on, and its
+ * reader-writer locks.
  * Under a scheduler the scheduler decides who owns a mutex; the thread it grants
  * one to then takes the real one too, which is free unless a thread outside the
  * scheduler holds it, so that code outside the scheduler stays excluded.
@@ -14,6 +15,11 @@
 RC_ORIGINAL(pthread_mutex_lock)
 RC_ORIGINAL(pthread_mutex_trylock)
 RC_ORIGINAL(pthread_mutex_unlock)
+RC_ORIGINAL(pthread_rwlock_rdlock)
+RC_ORIGINAL(pthread_rwlock_tryrdlock)
+RC_ORIGINAL(pthread_rwlock_wrlock)
+RC_ORIGINAL(pthread_rwlock_trywrlock)
+RC_ORIGINAL(pthread_rwlock_unlock)
 
 /* glibc keeps the type PTHREAD_MUTEX_RECURSIVE etc. in the low bits of the mutex's __kind. */
 static bool is_recursive(const pthread_mutex_t *mutex) {
@@ -108,6 +114,59 @@ int pthread_mutex_unlock(pthread_mutex_t *mutex) {
   if (hooks == 0) return rc_real_pthread_mutex_unlock()(mutex);
   int result = rc_real_pthread_mutex_unlock()(mutex);
   hooks->mutex_unlock(hooks->context, mutex);
+  rc_leave_hooks();
+  return result;
+}
+
+/* Reader-writer locks, as mutexes are: the scheduler grants, then the real one is taken. */
+static int rwlock_lock(pthread_rwlock_t *lock, bool for_writing, const void *caller) {
+  const rc_interposer_hooks *hooks = hooks_for(caller);
+  if (hooks == 0) {
+    return for_writing ? rc_real_pthread_rwlock_wrlock()(lock) : rc_real_pthread_rwlock_rdlock()(lock);
+  }
+  hooks->rwlock_lock(hooks->context, lock, for_writing);
+  int result = for_writing ? rc_real_pthread_rwlock_wrlock()(lock) : rc_real_pthread_rwlock_rdlock()(lock);
+  rc_leave_hooks();
+  return result;
+}
+
+static int rwlock_trylock(pthread_rwlock_t *lock, bool for_writing, const void *caller) {
+  const rc_interposer_hooks *hooks = hooks_for(caller);
+  if (hooks == 0) {
+    return for_writing ? rc_real_pthread_rwlock_trywrlock()(lock)
+                       : rc_real_pthread_rwlock_tryrdlock()(lock);
+  }
+  int result = EBUSY;
+  if (hooks->rwlock_trylock(hooks->context, lock, for_writing)) {
+    result = for_writing ? rc_real_pthread_rwlock_trywrlock()(lock)
+                         : rc_real_pthread_rwlock_tryrdlock()(lock);
+    if (result != 0) hooks->rwlock_unlock(hooks->context, lock);
+  }
+  rc_leave_hooks();
+  return result;
+}
+
+int pthread_rwlock_rdlock(pthread_rwlock_t *lock) {
+  return rwlock_lock(lock, false, __builtin_return_address(0));
+}
+
+int pthread_rwlock_wrlock(pthread_rwlock_t *lock) {
+  return rwlock_lock(lock, true, __builtin_return_address(0));
+}
+
+int pthread_rwlock_tryrdlock(pthread_rwlock_t *lock) {
+  return rwlock_trylock(lock, false, __builtin_return_address(0));
+}
+
+int pthread_rwlock_trywrlock(pthread_rwlock_t *lock) {
+  return rwlock_trylock(lock, true, __builtin_return_address(0));
+}
+
+int pthread_rwlock_unlock(pthread_rwlock_t *lock) {
+  const rc_interposer_hooks *hooks = hooks_for(__builtin_return_address(0));
+  if (hooks == 0) return rc_real_pthread_rwlock_unlock()(lock);
+  int result = rc_real_pthread_rwlock_unlock()(lock);
+  hooks->rwlock_unlock(hooks->context, lock);
   rc_leave_hooks();
   return result;
 }

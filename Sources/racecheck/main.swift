@@ -7,15 +7,19 @@ var benchmarks = BenchmarkPlan(
     "NSSafeMutableArray", "NSSafeMutableArrayWrites", "ReentrantSyncArray",
   ],
   crashingTarget: "ReentrantSyncArray")
-// Schedule mode next to stress mode: rows 1, 14, 16 and 21 in this process, row 7 (which traps) in a child.
+// Schedule mode next to stress mode: every failing row's time and schedules to its first failure,
+// in this process, or in a child for the rows whose code can trap under the scheduler (2, 7, 8, 18).
 benchmarks.scheduleThroughputTarget = "NSSafeMutableDictionary"
 benchmarks.scheduleFirstFailureTargets = [
-  "LockArray", "SomeStringConcurrentNoBarrier", "AtomicCounter", "GlobalQueueBarrierArray",
+  "LockArray", "LockArrayReferences", "HLockArray", "UnsafeArray", "SomeStringConcurrentNoBarrier",
+  "AtomicCounter", "AtomicPropertyArray", "GlobalQueueBarrierArray", "ReentrantSyncArray",
 ]
 benchmarks.isolatedStressComparisonTargets = [
   "SomeStringConcurrentNoBarrier", "GlobalQueueBarrierArray",
 ]
-benchmarks.isolatedScheduleFirstFailureTargets = ["NSSafeMutableArray"]
+benchmarks.isolatedScheduleFirstFailureTargets = [
+  "LockArrayEnumerator", "NSSafeMutableArray", "NSSafeMutableArrayWrites", "ZHMutableArray",
+]
 
 CommandLineDriver.main(
   targets: Catalogue.withScheduleExpectations(Catalogue.targets + Catalogue.isolatedTargets),

@@ -5,13 +5,15 @@
  * The module defines, in the executable that links racecheck, functions with
  * the names of libdispatch's, glibc's and the Swift runtime's:
  *
- *   dispatch_sync, dispatch_sync_f, dispatch_barrier_sync(_f),
- *   dispatch_async, dispatch_async_f, dispatch_barrier_async(_f),
- *   dispatch_group_async(_f), dispatch_queue_create(_with_target),
- *   dispatch_queue_attr_make_*, dispatch_get_global_queue,
- *   dispatch_block_create(_with_qos_class),
+ *   dispatch_sync(_f), dispatch_barrier_sync(_f), dispatch_async(_f),
+ *   dispatch_barrier_async(_f), dispatch_group_async(_f), dispatch_group_wait,
+ *   dispatch_group_leave, dispatch_semaphore_wait, dispatch_semaphore_signal,
+ *   dispatch_get_specific, dispatch_queue_get_label, dispatch_queue_create(_with_target),
+ *   dispatch_queue_attr_make_*, dispatch_get_global_queue, dispatch_block_create(_with_qos_class),
  *   pthread_mutex_lock, pthread_mutex_trylock, pthread_mutex_unlock,
- *   swift_beginAccess, swift_allocObject, swift_initStackObject.
+ *   pthread_rwlock_rdlock, _wrlock, _tryrdlock, _trywrlock, _unlock,
+ *   pthread_cond_wait, _timedwait, _signal, _broadcast,
+ *   swift_beginAccess, swift_allocObject, swift_allocBox.
  *
  * The static linker exports a definition in an executable that a shared
  * library on the link line refers to, and the dynamic linker then binds that
@@ -102,6 +104,13 @@ typedef struct rc_interposer_hooks {
   /* One access to class or global storage at `address`, as the Swift runtime's
    * exclusivity check announces it; `pc` is the accessing instruction. */
   void (*access)(void *context, const void *address, bool modify, const void *pc);
+  /* Waits until the reader-writer lock is free (for writing) or has no writer (for reading),
+   * then takes it. */
+  void (*rwlock_lock)(void *context, const void *lock, bool for_writing);
+  /* Takes it if that needs no wait; false otherwise. */
+  bool (*rwlock_trylock)(void *context, const void *lock, bool for_writing);
+  /* Gives up the thread's hold of it, for reading or writing. */
+  void (*rwlock_unlock)(void *context, const void *lock);
   /* A scheduling point before the thread tries to take `object` (a semaphore's count, a
    * group's emptiness) without waiting. */
   void (*signal_try)(void *context, const void *object, rc_signal_kind kind);
@@ -141,6 +150,10 @@ void rc_work_discard(rc_work work);
  * definitions: false when the executable did not export them (linked without
  * the libraries that call them, or loaded as a plugin). */
 bool rc_interposer_is_linked(void);
+
+/* The original of `name` (the definition the interposer forwards to), for measuring what
+ * the interposer costs; NULL when there is none. */
+void *rc_interposer_original(const char *name);
 
 #ifdef __cplusplus
 }

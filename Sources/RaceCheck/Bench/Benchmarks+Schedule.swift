@@ -14,6 +14,17 @@ extension Benchmarks {
           name: "schedules-per-second/\(name)/2x3",
           value: benchmarkable.scheduleThroughput(shape: shape, seconds: seconds).rounded(),
           unit: "schedules/s"))
+      // The same dictionary scheduled through the interposer and through RaceCheckSync.
+      for (variant, spec) in [
+        ("interposed", BarrierDictionaries.interposed as any ScheduleBenchmarkable),
+        ("RaceCheckSync", BarrierDictionaries.primitives),
+      ] {
+        record(
+          BenchmarkResult(
+            name: "schedules-per-second/BarrierDictionary-\(variant)/2x3",
+            value: spec.scheduleThroughput(shape: shape, seconds: seconds).rounded(),
+            unit: "schedules/s"))
+      }
     }
     if plan.scheduleThroughputTarget != nil || !plan.scheduleFirstFailureTargets.isEmpty {
       let sync = PrimitiveOverhead.queueSync(iterations: 200_000)
@@ -29,6 +40,26 @@ extension Benchmarks {
         BenchmarkResult(
           name: "sync-lock-overhead-percent",
           value: rounded((lock.primitive / lock.raw - 1) * 100), unit: "%"))
+      let interposedSync = InterposerOverhead.queueSync(iterations: 200_000)
+      record(
+        BenchmarkResult(
+          name: "interposer-queue-sync-added-ns", value: rounded(interposedSync.added), unit: "ns"))
+      record(
+        BenchmarkResult(
+          name: "interposer-queue-sync-overhead-percent", value: rounded(interposedSync.percent),
+          unit: "%"))
+      let interposedLock = InterposerOverhead.lock(iterations: 1_000_000)
+      record(
+        BenchmarkResult(
+          name: "interposer-nslock-added-ns", value: rounded(interposedLock.added), unit: "ns"))
+      record(
+        BenchmarkResult(
+          name: "interposer-nslock-overhead-percent", value: rounded(interposedLock.percent),
+          unit: "%"))
+      record(
+        BenchmarkResult(
+          name: "interposer-access-added-ns",
+          value: rounded(InterposerOverhead.access(iterations: 1_000_000)), unit: "ns"))
     }
     for name in plan.scheduleFirstFailureTargets {
       let checkable = try target(name).checkable

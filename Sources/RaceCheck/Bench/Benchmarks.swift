@@ -179,17 +179,25 @@ public enum Benchmarks {
     for name in plan.isolatedScheduleFirstFailureTargets {
       let crashing = try target(name)
       var times: [Double] = []
+      var schedules: [Double] = []
       for seed in plan.seeds {
         var configuration = Configuration.scheduleDemo(seed: seed)
         configuration.minimizes = false
         configuration.reproDirectory = "/dev/null"
         let report = isolated(crashing, configuration)
-        if report.failure != nil { times.append(report.seconds * 1000) }
+        if report.failure != nil {
+          times.append(report.seconds * 1000)
+          schedules.append(Double(report.invocations))
+        }
       }
       record(
         BenchmarkResult(
           name: "isolated-schedule-first-failure-median-ms/\(name)", value: median(times),
           unit: "ms"))
+      record(
+        BenchmarkResult(
+          name: "isolated-schedule-first-failure-median-schedules/\(name)",
+          value: median(schedules), unit: "schedules"))
     }
     return results
   }

@@ -39,6 +39,58 @@ extension ControlledScheduler {
     release(state(ofLock: mutex, kind: "lock", label: nil))
   }
 
+  /// Takes a reader-writer lock for writing, like a mutex, or for reading, beside other readers.
+  fileprivate func lock(readerWriter address: UInt, forWriting: Bool) {
+    let lock = state(ofLock: address, kind: "rwlock", label: nil)
+    guard !forWriting else { return acquire(lock, recursive: false) }
+    let me = currentThread()
+    point(me, waiting: .readLock(lock))
+    takeForReading(lock, me)
+    record(me, "\(lock.name) acquire for reading")
+  }
+
+  fileprivate func tryLock(readerWriter address: UInt, forWriting: Bool) -> Bool {
+    let lock = state(ofLock: address, kind: "rwlock", label: nil)
+    guard !forWriting else {
+      guard lock.readers.isEmpty else {
+        let me = currentThread()
+        point(me)
+        record(me, "\(lock.name) try-acquire fails")
+        return false
+      }
+      return tryAcquire(lock, recursive: false)
+    }
+    let me = currentThread()
+    point(me)
+    guard lock.owner == nil else {
+      record(me, "\(lock.name) try-acquire for reading fails")
+      return false
+    }
+    takeForReading(lock, me)
+    record(me, "\(lock.name) try-acquire for reading")
+    return true
+  }
+
+  private func takeForReading(_ lock: LockState, _ me: ControlledThread) {
+    lock.readers[me.id, default: 0] += 1
+    me.clock.join(lock.clock)
+    me.locksHeld += 1
+  }
+
+  fileprivate func unlock(readerWriter address: UInt) {
+    let lock = state(ofLock: address, kind: "rwlock", label: nil)
+    let me = currentThread()
+    guard let holds = lock.readers[me.id] else { return release(lock) }
+    lock.readers[me.id] = holds > 1 ? holds - 1 : nil
+    // A writer after the readers is ordered after each of them. (So is a later reader, which
+    // can only hide a race, never invent one.)
+    lock.clock.join(me.clock)
+    me.clock.tick(me.id)
+    me.locksHeld -= 1
+    me.synchronizedInActivity = true
+    record(me, "\(lock.name) release for reading")
+  }
+
   private func signalState(_ object: UnsafeRawPointer?, _ kind: rc_signal_kind) -> SignalState {
     let address = UInt(bitPattern: object)
     if let known = signals[address] { return known }
@@ -179,6 +231,17 @@ final class InterposerHooks {
         },
         access: { context, address, modify, _ in
           InterposerHooks.scheduler(context).access(UInt(bitPattern: address), modify: modify)
+        },
+        rwlock_lock: { context, lock, forWriting in
+          InterposerHooks.scheduler(context).lock(
+            readerWriter: UInt(bitPattern: lock), forWriting: forWriting)
+        },
+        rwlock_trylock: { context, lock, forWriting in
+          InterposerHooks.scheduler(context).tryLock(
+            readerWriter: UInt(bitPattern: lock), forWriting: forWriting)
+        },
+        rwlock_unlock: { context, lock in
+          InterposerHooks.scheduler(context).unlock(readerWriter: UInt(bitPattern: lock))
         },
         signal_try: { context, object, kind in
           InterposerHooks.scheduler(context).signalTry(object, kind)

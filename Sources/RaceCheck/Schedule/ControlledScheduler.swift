@@ -21,6 +21,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     case none
     case admission(QueueState, QueueItem)
     case lock(LockState)
+    /// A read lock of a reader-writer lock: no writer holds it.
+    case readLock(LockState)
     case join([Int])
     case gate(Gate)
     /// A signal of a semaphore, group or condition after its `generation` was `since`; a timed wait may also time out.
@@ -121,6 +123,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     var owner: Int?
     /// How many times the owner holds it: more than once only for a recursive lock.
     var holds = 0
+    /// The threads holding a reader-writer lock for reading, each with how many times.
+    var readers: [Int: Int] = [:]
     var clock = VectorClock()
 
     init(name: String) {
@@ -331,7 +335,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     switch thread.wait {
     case .none: return true
     case .admission(let queue, let item): return queue.canStart(item)
-    case .lock(let lock): return lock.owner == nil
+    case .lock(let lock): return lock.owner == nil && lock.readers.isEmpty
+    case .readLock(let lock): return lock.owner == nil
     case .join(let ids): return ids.allSatisfy { threads[$0].finished }
     case .gate(let gate): return gate.isOpen
     case .signal(let state, let since, let timed): return timed || state.generation > since
@@ -349,8 +354,11 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
         "to enter queue '\(queue.name)'"
         + (holders.isEmpty ? "" : ", which runs blocks of \(holders.joined(separator: ", "))")
         + (ahead.isEmpty ? "" : ", behind \(ahead.joined(separator: ", "))")
-    case .lock(let lock):
-      what = "for \(lock.name), held by \(lock.owner.map { threads[$0].name } ?? "no one")"
+    case .lock(let lock), .readLock(let lock):
+      let holders = (lock.owner.map { [$0] } ?? []) + lock.readers.keys.sorted()
+      what =
+        "for \(lock.name), held by "
+        + (holders.isEmpty ? "no one" : holders.map { threads[$0].name }.joined(separator: ", "))
     case .gate: what = "for the init part to finish"
     case .signal(let state, _, let timed):
       what = "for a signal of \(state.name)" + (timed ? " (or its timeout)" : "")

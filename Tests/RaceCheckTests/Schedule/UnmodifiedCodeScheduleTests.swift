@@ -93,6 +93,75 @@ final class GroupedAppender: @unchecked Sendable {
   }
 }
 
+/// Work handed to another queue and waited for: with a semaphore, with an `NSCondition`, and under a reader-writer lock.
+final class HandedOffCounter: @unchecked Sendable {
+  private var count = 0
+  private let queue = DispatchQueue(label: "worker")
+  private let counted = NSCondition()
+  private let lock: UnsafeMutablePointer<pthread_rwlock_t> = {
+    let lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
+    pthread_rwlock_init(lock, nil)
+    return lock
+  }()
+
+  deinit {
+    pthread_rwlock_destroy(lock)
+    lock.deallocate()
+  }
+
+  private func add() {
+    pthread_rwlock_wrlock(lock)
+    count += 1
+    pthread_rwlock_unlock(lock)
+  }
+
+  /// Adds one on the worker queue and waits on a semaphore the block signals.
+  func incrementWaitingOnASemaphore() {
+    let done = DispatchSemaphore(value: 0)
+    queue.async {
+      self.add()
+      done.signal()
+    }
+    done.wait()
+  }
+
+  /// Adds one on the worker queue and waits on a condition until the block says it finished.
+  func incrementWaitingOnACondition() {
+    final class Flag: @unchecked Sendable { var isSet = false }
+    let finished = Flag()
+    queue.async {
+      self.add()
+      self.counted.lock()
+      finished.isSet = true
+      self.counted.signal()
+      self.counted.unlock()
+    }
+    counted.lock()
+    while !finished.isSet { counted.wait() }
+    counted.unlock()
+  }
+
+  var value: Int {
+    pthread_rwlock_rdlock(lock)
+    defer { pthread_rwlock_unlock(lock) }
+    return count
+  }
+
+  static let spec = Spec("HandedOffCounter", make: HandedOffCounter.init, model: 0) {
+    Operation(
+      "incrementWaitingOnASemaphore",
+      perform: { (counter: HandedOffCounter) in counter.incrementWaitingOnASemaphore() }
+    ) { (state: inout Int) in state += 1 }
+    Operation(
+      "incrementWaitingOnACondition",
+      perform: { (counter: HandedOffCounter) in counter.incrementWaitingOnACondition() }
+    ) { (state: inout Int) in state += 1 }
+    Operation("value", perform: { (counter: HandedOffCounter) in counter.value }) {
+      (state: inout Int) in state
+    }
+  }
+}
+
 /// A view counter whose getter and setter each take an `NSLock`, incremented by a get and a set.
 final class LockedViewCounter: @unchecked Sendable {
   private var views = 0
@@ -130,7 +199,7 @@ extension RaceCheckTestSuite {
     @Test func correctTypesPass() {
       for spec in [
         ThumbnailNames.spec(writesAreBarriers: true) as any Checkable,
-        SemaphoreCounter.spec, GroupedAppender.spec,
+        SemaphoreCounter.spec, GroupedAppender.spec, HandedOffCounter.spec,
       ] {
         let report = spec.check(unmodifiedConfiguration(seed: 3))
         #expect(report.verdict == .pass, "\(report)")
