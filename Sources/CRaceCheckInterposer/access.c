@@ -31,9 +31,7 @@ RC_ORIGINAL(swift_allocBox)
 /* ExclusivityFlags: the low bit says modify (else read). */
 enum { RC_ACCESS_MODIFY = 0x1 };
 
-void swift_beginAccess(void *pointer, void *buffer, uintptr_t flags, void *pc) {
-  /* A null pc asks the runtime to use its caller's address, which would be this function. */
-  if (pc == 0) pc = __builtin_return_address(0);
+RC_COLD static void access_scheduled(void *pointer, void *buffer, uintptr_t flags, void *pc) {
   const rc_interposer_hooks *hooks = rc_enter_hooks();
   if (hooks != 0) {
     hooks->access(hooks->context, pointer, (flags & RC_ACCESS_MODIFY) != 0, pc);
@@ -42,13 +40,28 @@ void swift_beginAccess(void *pointer, void *buffer, uintptr_t flags, void *pc) {
   rc_real_swift_beginAccess()(pointer, buffer, flags, pc);
 }
 
-void *swift_allocObject(const void *metadata, size_t size, size_t alignment_mask) {
-  void *object = rc_real_swift_allocObject()(metadata, size, alignment_mask);
+RC_FIRST_CALL(
+    void, swift_beginAccess, (void *pointer, void *buffer, uintptr_t flags, void *pc),
+    (pointer, buffer, flags, pc))
+
+void swift_beginAccess(void *pointer, void *buffer, uintptr_t flags, void *pc) {
+  /* A null pc asks the runtime to use its caller's address, which would be this function. */
+  if (pc == 0) pc = __builtin_return_address(0);
+  if (rc_is_subject()) return access_scheduled(pointer, buffer, flags, pc);
+  RC_FORWARD(swift_beginAccess, pointer, buffer, flags, pc);
+}
+
+RC_COLD static void note_allocation(void *object, size_t size, const void *metadata) {
   const rc_interposer_hooks *hooks = rc_enter_hooks();
   if (hooks != 0) {
     hooks->allocated(hooks->context, object, size, metadata);
     rc_leave_hooks();
   }
+}
+
+void *swift_allocObject(const void *metadata, size_t size, size_t alignment_mask) {
+  void *object = rc_real_swift_allocObject()(metadata, size, alignment_mask);
+  if (rc_is_subject()) note_allocation(object, size, metadata);
   return object;
 }
 

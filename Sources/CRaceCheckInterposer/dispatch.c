@@ -340,10 +340,18 @@ void rc_work_discard(rc_work work) {
 
 /* MARK: The entry points */
 
-void dispatch_sync(void *queue, void *block) {
+RC_COLD static void dispatch_sync_scheduled(void *queue, void *block) {
   const rc_interposer_hooks *hooks = rc_enter_hooks();
   if (hooks == 0) return rc_real_dispatch_sync()(queue, block);
   sync_scheduled(hooks, queue, block_is_barrier(block), invoke_block, block);
+}
+
+RC_FIRST_CALL(void, dispatch_sync, (void *queue, void *block), (queue, block))
+RC_FIRST_CALL(void, dispatch_async, (void *queue, void *block), (queue, block))
+
+void dispatch_sync(void *queue, void *block) {
+  if (rc_is_subject()) return dispatch_sync_scheduled(queue, block);
+  RC_FORWARD(dispatch_sync, queue, block);
 }
 
 void dispatch_sync_f(void *queue, void *context, rc_function function) {
@@ -364,10 +372,15 @@ void dispatch_barrier_sync_f(void *queue, void *context, rc_function function) {
   sync_scheduled(hooks, queue, true, function, context);
 }
 
-void dispatch_async(void *queue, void *block) {
+RC_COLD static void dispatch_async_scheduled(void *queue, void *block) {
   const rc_interposer_hooks *hooks = rc_enter_hooks();
   if (hooks == 0) return rc_real_dispatch_async()(queue, block);
   async_scheduled(hooks, 0, queue, block_is_barrier(block), block, 0, 0);
+}
+
+void dispatch_async(void *queue, void *block) {
+  if (rc_is_subject()) return dispatch_async_scheduled(queue, block);
+  RC_FORWARD(dispatch_async, queue, block);
 }
 
 void dispatch_async_f(void *queue, void *context, rc_function function) {

@@ -28,6 +28,15 @@ static inline const rc_interposer_hooks *rc_enter_hooks(void) {
 
 static inline void rc_leave_hooks(void) { rc_mode = RC_MODE_SUBJECT; }
 
+/* Whether the calling thread runs code under test: the one test on the forwarding path.
+ * The hot entry points test it and tail-call the original, keeping their slow path in a
+ * function of its own, so that forwarding needs no stack frame. */
+static inline bool rc_is_subject(void) {
+  return __builtin_expect(rc_mode == RC_MODE_SUBJECT, 0);
+}
+
+#define RC_COLD __attribute__((noinline, cold))
+
 /* The next definition of `name` after the executable's: the original. Aborts with
  * a message when there is none, since nothing sensible can follow. */
 void *rc_resolve(const char *name, void *_Atomic *slot);
@@ -41,6 +50,24 @@ void *rc_resolve(const char *name, void *_Atomic *slot);
       function = rc_resolve(#name, &rc_original_slot_##name);                     \
     return (__typeof__(&name))function;                                            \
   }
+
+/* For the hottest entry points: a pointer that starts at a first-call function, which finds
+ * the original, stores it here and calls it. Forwarding is then a load and a jump, with no
+ * test and no call of its own, which lets the compiler give the entry point no stack frame.
+ * RC_FIRST_CALL(result, name, (parameters), (arguments)) defines both; RC_ORIGINAL(name)
+ * must come first. */
+#define RC_FIRST_CALL(result, name, parameters, arguments)                         \
+  static __typeof__(name) rc_first_call_##name;                                   \
+  static __typeof__(&name) _Atomic rc_forward_##name = rc_first_call_##name;      \
+  RC_COLD static result rc_first_call_##name parameters {                          \
+    __typeof__(&name) original = rc_real_##name();                                \
+    atomic_store_explicit(&rc_forward_##name, original, memory_order_relaxed);     \
+    return original arguments;                                                     \
+  }
+
+/* Tail-calls the original of `name`, declared with RC_FIRST_CALL. */
+#define RC_FORWARD(name, ...) \
+  return atomic_load_explicit(&rc_forward_##name, memory_order_relaxed)(__VA_ARGS__)
 
 /* The current queue of the calling controlled thread, as code under test asks for it. */
 void rc_push_current_queue(const void *queue);

@@ -87,8 +87,8 @@ static const rc_interposer_hooks *hooks_for(const void *caller) {
 
 /* MARK: The entry points */
 
-int pthread_mutex_lock(pthread_mutex_t *mutex) {
-  const rc_interposer_hooks *hooks = hooks_for(__builtin_return_address(0));
+RC_COLD static int mutex_lock_scheduled(pthread_mutex_t *mutex, const void *caller) {
+  const rc_interposer_hooks *hooks = hooks_for(caller);
   if (hooks == 0) return rc_real_pthread_mutex_lock()(mutex);
   hooks->mutex_lock(hooks->context, mutex, is_recursive(mutex));
   int result = rc_real_pthread_mutex_lock()(mutex);
@@ -96,8 +96,8 @@ int pthread_mutex_lock(pthread_mutex_t *mutex) {
   return result;
 }
 
-int pthread_mutex_trylock(pthread_mutex_t *mutex) {
-  const rc_interposer_hooks *hooks = hooks_for(__builtin_return_address(0));
+RC_COLD static int mutex_trylock_scheduled(pthread_mutex_t *mutex, const void *caller) {
+  const rc_interposer_hooks *hooks = hooks_for(caller);
   if (hooks == 0) return rc_real_pthread_mutex_trylock()(mutex);
   int result = EBUSY;
   if (hooks->mutex_trylock(hooks->context, mutex, is_recursive(mutex))) {
@@ -109,13 +109,32 @@ int pthread_mutex_trylock(pthread_mutex_t *mutex) {
   return result;
 }
 
-int pthread_mutex_unlock(pthread_mutex_t *mutex) {
-  const rc_interposer_hooks *hooks = hooks_for(__builtin_return_address(0));
+RC_COLD static int mutex_unlock_scheduled(pthread_mutex_t *mutex, const void *caller) {
+  const rc_interposer_hooks *hooks = hooks_for(caller);
   if (hooks == 0) return rc_real_pthread_mutex_unlock()(mutex);
   int result = rc_real_pthread_mutex_unlock()(mutex);
   hooks->mutex_unlock(hooks->context, mutex);
   rc_leave_hooks();
   return result;
+}
+
+RC_FIRST_CALL(int, pthread_mutex_lock, (pthread_mutex_t * mutex), (mutex))
+RC_FIRST_CALL(int, pthread_mutex_trylock, (pthread_mutex_t * mutex), (mutex))
+RC_FIRST_CALL(int, pthread_mutex_unlock, (pthread_mutex_t * mutex), (mutex))
+
+int pthread_mutex_lock(pthread_mutex_t *mutex) {
+  if (rc_is_subject()) return mutex_lock_scheduled(mutex, __builtin_return_address(0));
+  RC_FORWARD(pthread_mutex_lock, mutex);
+}
+
+int pthread_mutex_trylock(pthread_mutex_t *mutex) {
+  if (rc_is_subject()) return mutex_trylock_scheduled(mutex, __builtin_return_address(0));
+  RC_FORWARD(pthread_mutex_trylock, mutex);
+}
+
+int pthread_mutex_unlock(pthread_mutex_t *mutex) {
+  if (rc_is_subject()) return mutex_unlock_scheduled(mutex, __builtin_return_address(0));
+  RC_FORWARD(pthread_mutex_unlock, mutex);
 }
 
 /* Reader-writer locks, as mutexes are: the scheduler grants, then the real one is taken. */
