@@ -31,8 +31,28 @@ rc_thread_mode rc_interposer_set_mode(rc_thread_mode mode) {
   return previous;
 }
 
+/* A sanitizer's interceptor of `name` linked into this executable, or NULL. Thread
+ * Sanitizer intercepts mutexes and libdispatch under the same names, weakly, so the
+ * interposer's definitions win: forwarding to its interceptor keeps it seeing every lock
+ * and block, where forwarding past it would make it report races that are not there. */
+static void *sanitizer_interceptor(const char *name) {
+  static const char *const prefixes[] = {"___interceptor_", "__interceptor_"};
+  char symbol[128];
+  size_t length = strlen(name);
+  for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++) {
+    size_t prefix = strlen(prefixes[i]);
+    if (prefix + length + 1 > sizeof symbol) return 0;
+    memcpy(symbol, prefixes[i], prefix);
+    memcpy(symbol + prefix, name, length + 1);
+    void *interceptor = dlsym(RTLD_DEFAULT, symbol);
+    if (interceptor != 0) return interceptor;
+  }
+  return 0;
+}
+
 void *rc_resolve(const char *name, void *_Atomic *slot) {
-  void *function = dlsym(RTLD_NEXT, name);
+  void *function = sanitizer_interceptor(name);
+  if (function == 0) function = dlsym(RTLD_NEXT, name);
   if (function == 0) {
     /* No stdio: this may run before anything is set up, or inside malloc's caller. */
     static const char prefix[] = "racecheck: the interposer found no original of ";
@@ -61,7 +81,10 @@ const void *rc_current_queue(void) {
   return rc_current_queues[count - 1];
 }
 
-void *rc_interposer_original(const char *name) { return dlsym(RTLD_NEXT, name); }
+void *rc_interposer_original(const char *name) {
+  void *interceptor = sanitizer_interceptor(name);
+  return interceptor ? interceptor : dlsym(RTLD_NEXT, name);
+}
 
 /* Whether `name` resolves, for every library, to the definition in this module's own object. */
 static bool resolves_here(const char *name) {

@@ -21,7 +21,8 @@
  * NSMutableArray) and the code under test all call these instead of the
  * originals. No LD_PRELOAD, no change to the code under test.
  *
- * Each function forwards to the original (found with dlsym(RTLD_NEXT)) unless
+ * Each function forwards to the original (found with dlsym(RTLD_NEXT), or Thread
+ * Sanitizer's interceptor of it in a --sanitize=thread build) unless
  * the calling thread runs code under test for an installed scheduler; the
  * test is one thread-local load. Then it calls the scheduler's hook instead,
  * which makes the call a scheduling point and models the primitive.
