@@ -277,3 +277,12 @@ final class InterposerHooks {
     Unmanaged<ControlledScheduler>.fromOpaque(context!).takeUnretainedValue()
   }
 }
+
+/// Whether this process can run schedule mode on unmodified code.
+public enum Interposer {
+  /// Whether every library's calls to the primitives bind to racecheck's interposer in this process.
+  ///
+  /// True in an executable (or a test bundle) that links RaceCheck on Linux; schedule mode
+  /// refuses to run without it, since it would see no primitive at all.
+  public static var isLinked: Bool { rc_interposer_is_linked() }
+}

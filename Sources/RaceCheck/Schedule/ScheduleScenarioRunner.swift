@@ -17,6 +17,15 @@ final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>: Scenari
   func shutDown() {}
 
   func run(_ request: RunRequest) throws(RunError) -> RunResult {
+    guard Interposer.isLinked else {
+      // Without the interposer the scheduler would see no primitive and report a false pass.
+      throw .operationThrew(
+        SpecError(
+          message:
+            "schedule mode needs racecheck's interposer, which this process does not bind "
+            + "(an executable that links RaceCheck statically on Linux binds it); use stress mode",
+          scenario: request.scenario))
+    }
     let prepared: PreparedScenario<Subject, Model>
     do {
       prepared = try PreparedScenario(request.scenario, spec: spec)

@@ -196,6 +196,10 @@ private func unmodifiedConfiguration(seed: UInt64) -> Configuration {
 extension RaceCheckTestSuite {
   /// Types written with plain Dispatch and Foundation, as app code is, get schedule mode with no change.
   @Suite struct UnmodifiedCodeScheduleTests {
+    @Test func theTestExecutableBindsTheInterposer() {
+      #expect(Interposer.isLinked)
+    }
+
     @Test func correctTypesPass() {
       for spec in [
         ThumbnailNames.spec(writesAreBarriers: true) as any Checkable,
