@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 RC_THREAD_LOCAL rc_thread_mode rc_mode = RC_MODE_UNCONTROLLED;
-const rc_interposer_hooks *_Atomic rc_hooks = 0;
+RC_THREAD_LOCAL const rc_interposer_hooks *rc_hooks = 0;
 
 /* The queues whose blocks the thread runs under the scheduler, innermost last. A
  * thread nests a few sync blocks at most; deeper ones are not tracked. */
@@ -19,9 +19,7 @@ enum { RC_QUEUE_DEPTH = 32 };
 static RC_THREAD_LOCAL const void *rc_current_queues[RC_QUEUE_DEPTH];
 static RC_THREAD_LOCAL int rc_current_queue_count;
 
-void rc_interposer_install(const rc_interposer_hooks *hooks) {
-  atomic_store_explicit(&rc_hooks, hooks, memory_order_release);
-}
+void rc_interposer_install(const rc_interposer_hooks *hooks) { rc_hooks = hooks; }
 
 rc_thread_mode rc_interposer_mode(void) { return rc_mode; }
 

@@ -14,14 +14,14 @@
 #define RC_THREAD_LOCAL __thread __attribute__((tls_model("initial-exec")))
 
 extern RC_THREAD_LOCAL rc_thread_mode rc_mode;
-extern const rc_interposer_hooks *_Atomic rc_hooks;
+extern RC_THREAD_LOCAL const rc_interposer_hooks *rc_hooks;
 
 /* The installed hooks when the calling thread runs code under test, else NULL:
  * the whole cost of an interposed call that forwards. When it returns hooks,
  * the thread is switched to RC_MODE_SCHEDULER; rc_leave_hooks switches back. */
 static inline const rc_interposer_hooks *rc_enter_hooks(void) {
   if (__builtin_expect(rc_mode != RC_MODE_SUBJECT, 1)) return 0;
-  const rc_interposer_hooks *hooks = atomic_load_explicit(&rc_hooks, memory_order_acquire);
+  const rc_interposer_hooks *hooks = rc_hooks;
   if (hooks) rc_mode = RC_MODE_SCHEDULER;
   return hooks;
 }

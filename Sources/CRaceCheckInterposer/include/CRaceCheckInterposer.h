@@ -23,8 +23,8 @@
  *
  * Each function forwards to the original (found with dlsym(RTLD_NEXT), or Thread
  * Sanitizer's interceptor of it in a --sanitize=thread build) unless
- * the calling thread runs code under test for an installed scheduler; the
- * test is one thread-local load. Then it calls the scheduler's hook instead,
+ * the calling thread runs code under test for a scheduler that installed its
+ * hooks on it; the test is one thread-local load. Then it calls the scheduler's hook instead,
  * which makes the call a scheduling point and models the primitive.
  *
  * A thread is in one of three modes:
@@ -129,7 +129,9 @@ typedef struct rc_interposer_hooks {
   void (*allocated)(void *context, const void *address, uintptr_t size, const void *metadata);
 } rc_interposer_hooks;
 
-/* Makes `hooks` the ones every controlled thread's calls go to; NULL removes them. */
+/* Makes `hooks` the ones the calling thread's calls go to while it runs code under test;
+ * NULL removes them. Each controlled thread installs its own scheduler's, so that two
+ * schedulers can run in one process at once (tests run in parallel). */
 void rc_interposer_install(const rc_interposer_hooks *hooks);
 
 /* The calling thread's mode. */

@@ -208,6 +208,7 @@ extension ControlledScheduler {
 final class InterposerHooks {
   private let table: UnsafeMutablePointer<rc_interposer_hooks>
 
+  /// Points at `scheduler`, without keeping it: its threads, which use the table, end before it does.
   init(_ scheduler: ControlledScheduler) {
     table = .allocate(capacity: 1)
     table.initialize(
@@ -267,11 +268,8 @@ final class InterposerHooks {
     table.deallocate()
   }
 
-  /// Sends every controlled thread's primitives to the scheduler.
+  /// Sends the calling thread's primitives to the scheduler while it runs code under test.
   func install() { rc_interposer_install(table) }
-
-  /// Lets them forward again.
-  func uninstall() { rc_interposer_install(nil) }
 
   private static func scheduler(_ context: UnsafeMutableRawPointer?) -> ControlledScheduler {
     Unmanaged<ControlledScheduler>.fromOpaque(context!).takeUnretainedValue()

@@ -212,6 +212,9 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     init(_ strategy: any ScheduleStrategy) { self.strategy = strategy }
   }
 
+  /// The interposer's hooks into this scheduler, which each of its threads installs for itself.
+  private(set) lazy var interposerHooks = InterposerHooks(self)
+
   init(strategy: StrategyBox, maxSteps: Int) {
     strategyBox = strategy
     self.maxSteps = maxSteps
@@ -227,9 +230,6 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     guard strategyBox.strategy.beginSchedule(index) else { return false }
     SchedulerHook.install(self)
     defer { SchedulerHook.uninstall(self) }
-    let hooks = InterposerHooks(self)
-    hooks.install()
-    defer { hooks.uninstall() }
     let root = spawn(name: "Thread 0", clock: VectorClock(), wait: .none, body: body)
     root.semaphore.signal()
     done.wait()
@@ -258,6 +258,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       pthread_setspecific(key, Unmanaged.passUnretained(controlled).toOpaque())
       // The scheduler's own code; the code under test runs in subject mode (see `asSubject`).
       _ = rc_interposer_set_mode(RC_MODE_SCHEDULER)
+      interposerHooks.install()
       controlled.semaphore.wait()
       controlled.wait = .none
       body(controlled)

@@ -226,6 +226,21 @@ extension RaceCheckTestSuite {
       #expect(report.failure?.diagnosis.pattern == .nonAtomicCompoundUpdate, "\(report)")
     }
 
+    @Test func twoSchedulesInOneProcessAtOnceEachSeeOnlyTheirOwnThreads() throws {
+      let spec = ThumbnailNames.spec(writesAreBarriers: false)
+      let alone = try #require(spec.check(unmodifiedConfiguration(seed: 9)).failure)
+      final class Traces: @unchecked Sendable {
+        let lock = NSLock()
+        var traces: [InterleavingTrace?] = []
+      }
+      let together = Traces()
+      DispatchQueue.concurrentPerform(iterations: 2) { _ in
+        let trace = spec.check(unmodifiedConfiguration(seed: 9)).failure?.trace
+        together.lock.withLock { together.traces.append(trace) }
+      }
+      #expect(together.traces == [alone.trace, alone.trace])
+    }
+
     @Test func theSameSeedGivesTheSameTraceAndTheReproReplaysIt() throws {
       let spec = ThumbnailNames.spec(writesAreBarriers: false)
       let first = try #require(spec.check(unmodifiedConfiguration(seed: 9)).failure)
