@@ -7,8 +7,16 @@ import RaceCheckSync
 /// concurrent queue. The plain one is scheduled through the interposer, the other through
 /// the primitives it calls; the spec and the scenarios are the same.
 enum BarrierDictionaries {
+  /// What both have: a keyed store with `sync` reads and barrier writes.
+  protocol Dictionary: AnyObject, Sendable {
+    init()
+    func value(for key: String) -> Int?
+    func set(_ value: Int, for key: String)
+    func remove(_ key: String)
+  }
+
   /// The plain one, as app code is written.
-  final class Interposed: @unchecked Sendable {
+  final class Interposed: Dictionary, @unchecked Sendable {
     private var storage: [String: Int] = [:]
     private let queue = DispatchQueue(label: "bench.dictionary", attributes: .concurrent)
 
@@ -20,7 +28,7 @@ enum BarrierDictionaries {
   }
 
   /// The same on `SyncQueue` and `SyncCell`.
-  final class Primitives: @unchecked Sendable {
+  final class Primitives: Dictionary, @unchecked Sendable {
     private let storage = SyncCell<[String: Int]>([:], name: "storage")
     private let queue = SyncQueue(label: "bench.dictionary", attributes: .concurrent)
 
@@ -31,43 +39,23 @@ enum BarrierDictionaries {
     func remove(_ key: String) { queue.async(flags: .barrier) { self.storage.value[key] = nil } }
   }
 
-  private static let keys = Generator<String>.element(of: ["a", "b"])
-
-  static let interposed = Spec("BarrierDictionary", make: Interposed.init, model: [String: Int]()) {
-    Operation(
-      "get", keys, perform: { (dictionary: Interposed, key: String) in dictionary.value(for: key) }
-    ) {
-      (state: inout [String: Int], key: String) in state[key]
-    }
-    Operation(
-      "set", keys, .int(in: 0...2),
-      perform: { (dictionary: Interposed, key: String, value: Int) in
-        dictionary.set(value, for: key)
+  /// One spec for either: get, set and remove on two keys, against a dictionary.
+  static func spec<Subject: Dictionary>(_: Subject.Type) -> Spec<Subject, [String: Int]> {
+    let keys = Generator<String>.element(of: ["a", "b"])
+    return Spec("BarrierDictionary", make: { Subject() }, model: [String: Int]()) {
+      Operation(
+        "get", keys, perform: { (subject: Subject, key: String) in subject.value(for: key) }
+      ) {
+        (state: inout [String: Int], key: String) in state[key]
       }
-    ) { (state: inout [String: Int], key: String, value: Int) in state[key] = value }
-    Operation(
-      "remove", keys, perform: { (dictionary: Interposed, key: String) in dictionary.remove(key) }
-    ) {
-      (state: inout [String: Int], key: String) in state[key] = nil
-    }
-  }
-
-  static let primitives = Spec("BarrierDictionary", make: Primitives.init, model: [String: Int]()) {
-    Operation(
-      "get", keys, perform: { (dictionary: Primitives, key: String) in dictionary.value(for: key) }
-    ) {
-      (state: inout [String: Int], key: String) in state[key]
-    }
-    Operation(
-      "set", keys, .int(in: 0...2),
-      perform: { (dictionary: Primitives, key: String, value: Int) in
-        dictionary.set(value, for: key)
+      Operation(
+        "set", keys, .int(in: 0...2),
+        perform: { (subject: Subject, key: String, value: Int) in subject.set(value, for: key) }
+      ) { (state: inout [String: Int], key: String, value: Int) in state[key] = value }
+      Operation("remove", keys, perform: { (subject: Subject, key: String) in subject.remove(key) })
+      {
+        (state: inout [String: Int], key: String) in state[key] = nil
       }
-    ) { (state: inout [String: Int], key: String, value: Int) in state[key] = value }
-    Operation(
-      "remove", keys, perform: { (dictionary: Primitives, key: String) in dictionary.remove(key) }
-    ) {
-      (state: inout [String: Int], key: String) in state[key] = nil
     }
   }
 }

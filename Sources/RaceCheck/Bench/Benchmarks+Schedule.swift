@@ -16,8 +16,11 @@ extension Benchmarks {
           unit: "schedules/s"))
       // The same dictionary scheduled through the interposer and through RaceCheckSync.
       for (variant, spec) in [
-        ("interposed", BarrierDictionaries.interposed as any ScheduleBenchmarkable),
-        ("RaceCheckSync", BarrierDictionaries.primitives),
+        (
+          "interposed",
+          BarrierDictionaries.spec(BarrierDictionaries.Interposed.self) as any ScheduleBenchmarkable
+        ),
+        ("RaceCheckSync", BarrierDictionaries.spec(BarrierDictionaries.Primitives.self)),
       ] {
         record(
           BenchmarkResult(
@@ -40,22 +43,18 @@ extension Benchmarks {
         BenchmarkResult(
           name: "sync-lock-overhead-percent",
           value: rounded((lock.primitive / lock.raw - 1) * 100), unit: "%"))
-      let interposedSync = InterposerOverhead.queueSync(iterations: 200_000)
-      record(
-        BenchmarkResult(
-          name: "interposer-queue-sync-added-ns", value: rounded(interposedSync.added), unit: "ns"))
-      record(
-        BenchmarkResult(
-          name: "interposer-queue-sync-overhead-percent", value: rounded(interposedSync.percent),
-          unit: "%"))
-      let interposedLock = InterposerOverhead.lock(iterations: 1_000_000)
-      record(
-        BenchmarkResult(
-          name: "interposer-nslock-added-ns", value: rounded(interposedLock.added), unit: "ns"))
-      record(
-        BenchmarkResult(
-          name: "interposer-nslock-overhead-percent", value: rounded(interposedLock.percent),
-          unit: "%"))
+      for (call, figure) in [
+        ("queue-sync", InterposerOverhead.queueSync(iterations: 200_000)),
+        ("nslock", InterposerOverhead.lock(iterations: 1_000_000)),
+      ] {
+        record(
+          BenchmarkResult(
+            name: "interposer-\(call)-added-ns", value: rounded(figure.added), unit: "ns"))
+        record(
+          BenchmarkResult(
+            name: "interposer-\(call)-overhead-percent", value: rounded(figure.percent),
+            unit: "%"))
+      }
       record(
         BenchmarkResult(
           name: "interposer-access-added-ns",
