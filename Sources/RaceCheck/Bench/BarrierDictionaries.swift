@@ -42,7 +42,8 @@ enum BarrierDictionaries {
   /// One spec for either: get, set and remove on two keys, against a dictionary.
   static func spec<Subject: Dictionary>(_: Subject.Type) -> Spec<Subject, [String: Int]> {
     let keys = Generator<String>.element(of: ["a", "b"])
-    return Spec("BarrierDictionary", make: { Subject() }, model: [String: Int]()) {
+    let make: @Sendable () -> Subject = { Subject() }
+    return Spec("BarrierDictionary", make: make, model: [String: Int]()) {
       Operation(
         "get", keys, perform: { (subject: Subject, key: String) in subject.value(for: key) }
       ) {
