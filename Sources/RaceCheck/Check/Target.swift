@@ -59,18 +59,24 @@ public struct Expectation: Hashable, Sendable {
   public var verdict: Verdict
   /// The pattern a failure must be diagnosed as; nil for a pass.
   public var diagnosis: BugPattern?
+  /// The target's other bugs, which a minimized failure may show instead of ``diagnosis``.
+  public var otherBugs: Set<BugPattern> = []
 
   /// The target must pass.
   public static let pass = Expectation(verdict: .pass, diagnosis: nil)
 
-  /// The target must fail with `diagnosis`.
-  public static func fail(_ diagnosis: BugPattern) -> Expectation {
-    Expectation(verdict: .fail, diagnosis: diagnosis)
+  /// The target must fail with `diagnosis`, or with one of `otherBugs` when it has several.
+  public static func fail(_ diagnosis: BugPattern, or otherBugs: Set<BugPattern> = [])
+    -> Expectation
+  {
+    Expectation(verdict: .fail, diagnosis: diagnosis, otherBugs: otherBugs)
   }
 
-  /// Whether `report` reached this verdict and diagnosis.
+  /// Whether `report` reached this verdict and a diagnosis this expectation accepts.
   public func isMet(by report: CheckReport) -> Bool {
-    report.verdict == verdict && report.failure?.diagnosis.pattern == diagnosis
+    guard report.verdict == verdict else { return false }
+    let found = report.failure?.diagnosis.pattern
+    return found == diagnosis || found.map(otherBugs.contains) == true
   }
 }
 

@@ -26,7 +26,10 @@ enum ListCommand {
     guard let expectation else { return "—" }
     switch expectation.verdict {
     case .pass: return "pass"
-    case .fail: return expectation.diagnosis.map { "fail: \($0.rawValue)" } ?? "fail"
+    case .fail:
+      let others = expectation.otherBugs.map(\.rawValue).sorted()
+      return (expectation.diagnosis.map { "fail: \($0.rawValue)" } ?? "fail")
+        + (others.isEmpty ? "" : " (or " + others.joined(separator: ", ") + ")")
     case .inconclusive: return "inconclusive"
     }
   }
