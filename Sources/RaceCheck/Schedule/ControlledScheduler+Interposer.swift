@@ -205,7 +205,9 @@ extension ControlledScheduler {
 }
 
 /// The interposer's hook table, pointing at one scheduler while it runs a schedule.
-final class InterposerHooks {
+///
+/// Sendable because the table never changes after `init`: each thread only reads it.
+final class InterposerHooks: @unchecked Sendable {
   private let table: UnsafeMutablePointer<rc_interposer_hooks>
 
   /// Points at `scheduler`, without keeping it: its threads, which use the table, end before it does.

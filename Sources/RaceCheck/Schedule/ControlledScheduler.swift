@@ -250,6 +250,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     threads.append(controlled)
     strategyBox.strategy.threadCreated(controlled.id)
     let key = Self.key
+    // Made here, on the one thread that runs, not by the new threads, which start at once.
+    let hooks = interposerHooks
     let start = UncheckedBox(body)
     let thread = Thread { [self] in
       let body = start.value
@@ -258,7 +260,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       pthread_setspecific(key, Unmanaged.passUnretained(controlled).toOpaque())
       // The scheduler's own code; the code under test runs in subject mode (see `asSubject`).
       _ = rc_interposer_set_mode(RC_MODE_SCHEDULER)
-      interposerHooks.install()
+      hooks.install()
       controlled.semaphore.wait()
       controlled.wait = .none
       body(controlled)
