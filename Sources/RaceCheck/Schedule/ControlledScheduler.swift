@@ -212,6 +212,9 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     init(_ strategy: any ScheduleStrategy) { self.strategy = strategy }
   }
 
+  /// Where its threads run: all on the first CPU the process may use.
+  private let placement = ThreadPlacement.current()
+
   /// The interposer's hooks into this scheduler, which each of its threads installs for itself.
   private(set) lazy var interposerHooks = InterposerHooks(self)
 
@@ -252,6 +255,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     let key = Self.key
     // Made here, on the one thread that runs, not by the new threads, which start at once.
     let hooks = interposerHooks
+    let placement = placement
     let start = UncheckedBox(body)
     let thread = Thread { [self] in
       let body = start.value
@@ -261,6 +265,9 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       // The scheduler's own code; the code under test runs in subject mode (see `asSubject`).
       _ = rc_interposer_set_mode(RC_MODE_SCHEDULER)
       hooks.install()
+      // Only one of them runs at a time: on one CPU, a hand-off wakes a thread where the last
+      // one stopped, instead of waiting for another core, which a busy machine may not free.
+      placement.pin(thread: 0)
       controlled.semaphore.wait()
       controlled.wait = .none
       body(controlled)
