@@ -333,11 +333,6 @@ void rc_work_finish(rc_work work) {
   if (work.block != 0) _Block_release(work.block);
 }
 
-void rc_work_discard(rc_work work) {
-  if (work.block != 0) _Block_release(work.block);
-  if (work.group != 0) rc_real_dispatch_group_leave()(work.group);
-}
-
 /* MARK: The entry points */
 
 RC_COLD static void dispatch_sync_scheduled(void *queue, void *block) {

@@ -48,9 +48,13 @@ static void *sanitizer_interceptor(const char *name) {
   return 0;
 }
 
+void *rc_interposer_original(const char *name) {
+  void *interceptor = sanitizer_interceptor(name);
+  return interceptor ? interceptor : dlsym(RTLD_NEXT, name);
+}
+
 void *rc_resolve(const char *name, void *_Atomic *slot) {
-  void *function = sanitizer_interceptor(name);
-  if (function == 0) function = dlsym(RTLD_NEXT, name);
+  void *function = rc_interposer_original(name);
   if (function == 0) {
     /* No stdio: this may run before anything is set up, or inside malloc's caller. */
     static const char prefix[] = "racecheck: the interposer found no original of ";
@@ -77,11 +81,6 @@ const void *rc_current_queue(void) {
   int count = rc_current_queue_count;
   if (count == 0 || count > RC_QUEUE_DEPTH) return 0;
   return rc_current_queues[count - 1];
-}
-
-void *rc_interposer_original(const char *name) {
-  void *interceptor = sanitizer_interceptor(name);
-  return interceptor ? interceptor : dlsym(RTLD_NEXT, name);
 }
 
 /* Whether `name` resolves, for every library, to the definition in this module's own object. */

@@ -146,8 +146,6 @@ void rc_work_run(rc_work work);
 /* After the block ended on its queue: leaves its group, which its waiters see, and frees it. */
 void rc_work_finish(rc_work work);
 
-/* Frees `work` without running it (a schedule that ended first). */
-void rc_work_discard(rc_work work);
 
 /* Whether the dynamic linker binds the originals' names to the interposer's
  * definitions: false when the executable did not export them (linked without

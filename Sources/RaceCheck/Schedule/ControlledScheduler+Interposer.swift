@@ -168,8 +168,7 @@ extension ControlledScheduler {
   /// One access to stored state at `address`, as the Swift runtime's exclusivity check announces it.
   fileprivate func access(_ address: UInt, modify: Bool) {
     let me = currentThread()
-    let state =
-      variables[address] ?? variable(at: address, kind: "property", label: property(at: address))
+    let state = variable(at: address, kind: "property", label: property(at: address))
     point(me)
     let step = record(me, "\(state.name) \(modify ? "modify" : "read")")
     checkRace(on: state, by: me, modify ? .write : .read, step: step)
@@ -284,5 +283,5 @@ public enum Interposer {
   ///
   /// True in an executable (or a test bundle) that links RaceCheck on Linux; schedule mode
   /// refuses to run without it, since it would see no primitive at all.
-  public static var isLinked: Bool { rc_interposer_is_linked() }
+  public static let isLinked = rc_interposer_is_linked()
 }

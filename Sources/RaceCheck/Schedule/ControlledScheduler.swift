@@ -200,7 +200,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   /// The layouts of the classes of ``objects``, made on first use.
   var layouts: [ObjectIdentifier: ClassLayout] = [:]
   /// The primitives' objects, kept alive so that no other object takes an address while the schedule runs.
-  private var retained: [AnyObject] = []
+  private var retained: [UInt: AnyObject] = [:]
   private var nameCounts: [String: Int] = [:]
   private var ended = false
   /// Told of every change to the trace as it happens, before the step's effect: a child streams them to its parent.
@@ -548,7 +548,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   }
 
   private func retain(_ object: AnyObject) {
-    if !retained.contains(where: { $0 === object }) { retained.append(object) }
+    retained[address(of: object)] = object
   }
 
   func acquire(_ lock: AnyObject, kind: SyncObjectKind, label: String?) {
@@ -682,9 +682,11 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   }
 
   /// The state of the variable at `address`, made on its first access.
-  func variable(at address: UInt, kind: String, label: String?) -> VariableState {
+  func variable(at address: UInt, kind: String, label: @autoclosure () -> String?)
+    -> VariableState
+  {
     if let known = variables[address] { return known }
-    let state = VariableState(name: name(kind, label))
+    let state = VariableState(name: name(kind, label()))
     variables[address] = state
     return state
   }
