@@ -13,7 +13,8 @@ let package = Package(
       name: "CUnwind", path: "Sources/CUnwind", pkgConfig: "libunwind",
       providers: [.apt(["libunwind-dev"])]),
     .target(
-      name: "CRaceCheckSupport", dependencies: ["CUnwind"], path: "Sources/CRaceCheckSupport",
+      name: "CRaceCheckSupport", dependencies: ["CUnwind", "CRaceCheckInterposer"],
+      path: "Sources/CRaceCheckSupport",
       cSettings: [.define("_GNU_SOURCE")]),
     .target(
       name: "CRaceCheckInterposer", path: "Sources/CRaceCheckInterposer",

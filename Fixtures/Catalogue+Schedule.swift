@@ -17,6 +17,18 @@ extension Catalogue {
     "ReentrantSyncArray": .fail(.syncOnCurrentQueue),
   ]
 
+  /// What stress mode expects in a `--sanitize=thread` build where it differs, by target name.
+  ///
+  /// Thread Sanitizer sees the four data races from happens-before, whether or not the bad
+  /// interleaving happened, and racecheck's interposer tells it what guarded each access, so
+  /// they get the specific names schedule mode gives them.
+  public static let sanitizerExpectations: [String: Expectation] = [
+    "UnsafeArray": .fail(.unsynchronizedAccess),
+    "SomeStringConcurrentNoBarrier": .fail(.concurrentQueueWithoutBarrier),
+    "AtomicPropertyArray": .fail(.atomicReferenceNonAtomicContents),
+    "GlobalQueueBarrierArray": .fail(.barrierOnGlobalQueue),
+  ]
+
   /// Rows whose code can trap under the scheduler as it does under stress: schedule mode checks them only in an isolated child.
   ///
   /// Rows 7 and 8 trap on a bad index in every schedule that reaches it. Rows 2 and 18 read
@@ -24,14 +36,15 @@ extension Catalogue {
   /// of those reads traps in `NSArray.object(at:)`.
   public static let rowsCrashingInScheduleMode: Set<Int> = [2, 7, 8, 18]
 
-  /// Every fixture's target with its schedule-mode expectation set, for the command line.
-  public static func withScheduleExpectations(_ targets: [Target]) -> [Target] {
+  /// Every fixture's target with its schedule-mode and Thread Sanitizer expectations set, for the command line.
+  public static func withModeExpectations(_ targets: [Target]) -> [Target] {
     let all = fixtures + isolatedFixtures
     return targets.map { target in
       var target = target
       guard let fixture = all.first(where: { $0.target.name == target.name }) else { return target }
       target.scheduleExpectation =
         scheduleExpectations[target.name] ?? fixture.target.expectation
+      target.sanitizerExpectation = sanitizerExpectations[target.name]
       return target
     }
   }

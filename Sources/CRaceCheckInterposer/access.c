@@ -44,10 +44,16 @@ RC_FIRST_CALL(
     void, swift_beginAccess, (void *pointer, void *buffer, uintptr_t flags, void *pc),
     (pointer, buffer, flags, pc))
 
-void swift_beginAccess(void *pointer, void *buffer, uintptr_t flags, void *pc) {
+/* Not sanitized: the access it shows the sanitizer is its caller's, on its caller's stack. */
+RC_NOT_SANITIZED void swift_beginAccess(void *pointer, void *buffer, uintptr_t flags, void *pc) {
   /* A null pc asks the runtime to use its caller's address, which would be this function. */
   if (pc == 0) pc = __builtin_return_address(0);
   if (rc_is_subject()) return access_scheduled(pointer, buffer, flags, pc);
+#if RC_SANITIZER
+  /* Foundation and the runtime are not built with Thread Sanitizer: their accesses to class
+   * storage (NSMutableArray's, say) reach it only through their exclusivity checks. */
+  rc_sanitizer_access(pointer, (flags & RC_ACCESS_MODIFY) != 0, pc);
+#endif
   RC_FORWARD(swift_beginAccess, pointer, buffer, flags, pc);
 }
 

@@ -192,22 +192,29 @@ void *dispatch_queue_attr_make_with_autorelease_frequency(void *attr, unsigned l
       attr, rc_real_dispatch_queue_attr_make_with_autorelease_frequency()(attr, frequency));
 }
 
-static void *created_queue(void *queue, void *attr) {
-  if (queue != 0) set_put(&concurrent_queues, queue, attribute_is_concurrent(attr));
+static void *created_queue(void *queue, const char *label, void *attr) {
+  if (queue != 0) {
+    set_put(&concurrent_queues, queue, attribute_is_concurrent(attr));
+    rc_sanitizer_queue_made(queue, label);
+  }
   return queue;
 }
 
 void *dispatch_queue_create(const char *label, void *attr) {
-  return created_queue(rc_real_dispatch_queue_create()(label, attr), attr);
+  return created_queue(rc_real_dispatch_queue_create()(label, attr), label, attr);
 }
 
 void *dispatch_queue_create_with_target(const char *label, void *attr, void *target) {
-  return created_queue(rc_real_dispatch_queue_create_with_target()(label, attr, target), attr);
+  return created_queue(
+      rc_real_dispatch_queue_create_with_target()(label, attr, target), label, attr);
 }
 
 void *dispatch_get_global_queue(intptr_t identifier, uintptr_t flags) {
   void *queue = rc_real_dispatch_get_global_queue()(identifier, flags);
-  if (queue != 0 && !set_contains(&global_queues, queue)) set_put(&global_queues, queue, true);
+  if (queue != 0 && !set_contains(&global_queues, queue)) {
+    set_put(&global_queues, queue, true);
+    rc_sanitizer_global_queue(queue, rc_real_dispatch_queue_get_label()(queue));
+  }
   return queue;
 }
 
@@ -333,6 +340,86 @@ void rc_work_finish(rc_work work) {
   if (work.block != 0) _Block_release(work.block);
 }
 
+/* MARK: Work under Thread Sanitizer's eyes */
+
+#if RC_SANITIZER
+/* A block run under its marks (see CRaceCheckSanitizer.h), so that the stacks of the
+ * accesses it makes say which queue it ran on and which call submitted it. */
+typedef struct rc_marked_work {
+  rc_function function;
+  void *context;
+  /* A copied block, released once run; NULL for a function or a sync block. */
+  void *block;
+  /* The group it leaves once run, or NULL. */
+  void *group;
+  rc_block_marks marks;
+} rc_marked_work;
+
+static void run_marked_sync(void *argument) {
+  rc_marked_work *work = argument;
+  rc_block_state saved;
+  rc_sanitizer_block_begins(&work->marks, &saved, false);
+  work->function(work->context);
+  rc_sanitizer_block_ends(&work->marks, &saved, false);
+}
+
+static void run_marked_async(void *argument) {
+  rc_marked_work *work = argument;
+  rc_block_state saved;
+  rc_sanitizer_block_begins(&work->marks, &saved, true);
+  work->function(work->context);
+  rc_sanitizer_block_ends(&work->marks, &saved, true);
+  if (work->group != 0) rc_real_dispatch_group_leave()(work->group);
+  if (work->block != 0) _Block_release(work->block);
+  free(work);
+}
+
+/* GCD runs a barrier on a global queue as an ordinary block; submitted as one, the
+ * sanitizer does not take it for a barrier that orders anything. */
+static bool runs_as_barrier(rc_queue queue, bool barrier) { return barrier && !queue.is_global; }
+
+static void sync_marked(void *queue, bool barrier, rc_function function, void *context) {
+  rc_queue described = describe(queue);
+  rc_marked_work work = {.function = function, .context = context};
+  rc_sanitizer_block_marks(&work.marks, described, barrier);
+  if (runs_as_barrier(described, barrier)) {
+    rc_real_dispatch_barrier_sync_f()(queue, &work, run_marked_sync);
+  } else {
+    rc_real_dispatch_sync_f()(queue, &work, run_marked_sync);
+  }
+}
+
+static void async_marked(
+    void *group, void *queue, bool barrier, void *block, rc_function function, void *context) {
+  rc_marked_work *work = malloc(sizeof *work);
+  if (work == 0) abort();
+  *work = (rc_marked_work){.function = function, .context = context, .group = group};
+  if (block != 0) {
+    work->block = _Block_copy(block);
+    work->function = invoke_block;
+    work->context = work->block;
+  }
+  rc_queue described = describe(queue);
+  rc_sanitizer_block_marks(&work->marks, described, barrier);
+  rc_sanitizer_block_submitted(&work->marks);
+  if (group != 0) rc_real_dispatch_group_enter()(group);
+  if (runs_as_barrier(described, barrier)) {
+    rc_real_dispatch_barrier_async_f()(queue, work, run_marked_async);
+  } else {
+    rc_real_dispatch_async_f()(queue, work, run_marked_async);
+  }
+}
+
+/* While a check takes Thread Sanitizer's reports, forwarding runs the block under its marks. */
+#define RC_FORWARD_MARKED_SYNC(queue, barrier, function, context) \
+  if (rc_sanitizer_armed()) return sync_marked(queue, barrier, function, context)
+#define RC_FORWARD_MARKED_ASYNC(group, queue, barrier, block, function, context) \
+  if (rc_sanitizer_armed()) return async_marked(group, queue, barrier, block, function, context)
+#else
+#define RC_FORWARD_MARKED_SYNC(queue, barrier, function, context)
+#define RC_FORWARD_MARKED_ASYNC(group, queue, barrier, block, function, context)
+#endif
+
 /* MARK: The entry points */
 
 RC_COLD static void dispatch_sync_scheduled(void *queue, void *block) {
@@ -346,24 +433,34 @@ RC_FIRST_CALL(void, dispatch_async, (void *queue, void *block), (queue, block))
 
 void dispatch_sync(void *queue, void *block) {
   if (rc_is_subject()) return dispatch_sync_scheduled(queue, block);
+  RC_FORWARD_MARKED_SYNC(queue, block_is_barrier(block), invoke_block, block);
   RC_FORWARD(dispatch_sync, queue, block);
 }
 
 void dispatch_sync_f(void *queue, void *context, rc_function function) {
   const rc_interposer_hooks *hooks = rc_enter_hooks();
-  if (hooks == 0) return rc_real_dispatch_sync_f()(queue, context, function);
+  if (hooks == 0) {
+    RC_FORWARD_MARKED_SYNC(queue, false, function, context);
+    return rc_real_dispatch_sync_f()(queue, context, function);
+  }
   sync_scheduled(hooks, queue, false, function, context);
 }
 
 void dispatch_barrier_sync(void *queue, void *block) {
   const rc_interposer_hooks *hooks = rc_enter_hooks();
-  if (hooks == 0) return rc_real_dispatch_barrier_sync()(queue, block);
+  if (hooks == 0) {
+    RC_FORWARD_MARKED_SYNC(queue, true, invoke_block, block);
+    return rc_real_dispatch_barrier_sync()(queue, block);
+  }
   sync_scheduled(hooks, queue, true, invoke_block, block);
 }
 
 void dispatch_barrier_sync_f(void *queue, void *context, rc_function function) {
   const rc_interposer_hooks *hooks = rc_enter_hooks();
-  if (hooks == 0) return rc_real_dispatch_barrier_sync_f()(queue, context, function);
+  if (hooks == 0) {
+    RC_FORWARD_MARKED_SYNC(queue, true, function, context);
+    return rc_real_dispatch_barrier_sync_f()(queue, context, function);
+  }
   sync_scheduled(hooks, queue, true, function, context);
 }
 
@@ -375,36 +472,52 @@ RC_COLD static void dispatch_async_scheduled(void *queue, void *block) {
 
 void dispatch_async(void *queue, void *block) {
   if (rc_is_subject()) return dispatch_async_scheduled(queue, block);
+  RC_FORWARD_MARKED_ASYNC(0, queue, block_is_barrier(block), block, 0, 0);
   RC_FORWARD(dispatch_async, queue, block);
 }
 
 void dispatch_async_f(void *queue, void *context, rc_function function) {
   const rc_interposer_hooks *hooks = rc_enter_hooks();
-  if (hooks == 0) return rc_real_dispatch_async_f()(queue, context, function);
+  if (hooks == 0) {
+    RC_FORWARD_MARKED_ASYNC(0, queue, false, 0, function, context);
+    return rc_real_dispatch_async_f()(queue, context, function);
+  }
   async_scheduled(hooks, 0, queue, false, 0, function, context);
 }
 
 void dispatch_barrier_async(void *queue, void *block) {
   const rc_interposer_hooks *hooks = rc_enter_hooks();
-  if (hooks == 0) return rc_real_dispatch_barrier_async()(queue, block);
+  if (hooks == 0) {
+    RC_FORWARD_MARKED_ASYNC(0, queue, true, block, 0, 0);
+    return rc_real_dispatch_barrier_async()(queue, block);
+  }
   async_scheduled(hooks, 0, queue, true, block, 0, 0);
 }
 
 void dispatch_barrier_async_f(void *queue, void *context, rc_function function) {
   const rc_interposer_hooks *hooks = rc_enter_hooks();
-  if (hooks == 0) return rc_real_dispatch_barrier_async_f()(queue, context, function);
+  if (hooks == 0) {
+    RC_FORWARD_MARKED_ASYNC(0, queue, true, 0, function, context);
+    return rc_real_dispatch_barrier_async_f()(queue, context, function);
+  }
   async_scheduled(hooks, 0, queue, true, 0, function, context);
 }
 
 void dispatch_group_async(void *group, void *queue, void *block) {
   const rc_interposer_hooks *hooks = rc_enter_hooks();
-  if (hooks == 0) return rc_real_dispatch_group_async()(group, queue, block);
+  if (hooks == 0) {
+    RC_FORWARD_MARKED_ASYNC(group, queue, block_is_barrier(block), block, 0, 0);
+    return rc_real_dispatch_group_async()(group, queue, block);
+  }
   async_scheduled(hooks, group, queue, block_is_barrier(block), block, 0, 0);
 }
 
 void dispatch_group_async_f(void *group, void *queue, void *context, rc_function function) {
   const rc_interposer_hooks *hooks = rc_enter_hooks();
-  if (hooks == 0) return rc_real_dispatch_group_async_f()(group, queue, context, function);
+  if (hooks == 0) {
+    RC_FORWARD_MARKED_ASYNC(group, queue, false, 0, function, context);
+    return rc_real_dispatch_group_async_f()(group, queue, context, function);
+  }
   async_scheduled(hooks, group, queue, false, 0, function, context);
 }
 

@@ -9,6 +9,23 @@
 
 #include <stdatomic.h>
 
+/* Whether the module is built with Thread Sanitizer (swift build --sanitize=thread). */
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define RC_SANITIZER 1
+#endif
+#endif
+#ifndef RC_SANITIZER
+#define RC_SANITIZER 0
+#endif
+
+/* A function Thread Sanitizer does not instrument at all, not even with a frame of its own. */
+#if RC_SANITIZER
+#define RC_NOT_SANITIZED __attribute__((disable_sanitizer_instrumentation))
+#else
+#define RC_NOT_SANITIZED
+#endif
+
 /* Initial-exec: the module is linked into the executable, so a thread-local
  * read is one load relative to the thread pointer, with no call. */
 #define RC_THREAD_LOCAL __thread __attribute__((tls_model("initial-exec")))
@@ -74,5 +91,41 @@ void rc_push_current_queue(const void *queue);
 void rc_pop_current_queue(void);
 /* The innermost queue the thread runs a block of under the scheduler, or NULL. */
 const void *rc_current_queue(void);
+
+/* MARK: Thread Sanitizer (sanitizer.c); each does nothing in a build without it. */
+
+/* The marks a block pushes while it runs, made when it is submitted. */
+typedef struct rc_block_marks {
+  const void *pcs[4];
+  /* The call that submitted it, -1 when none. */
+  int32_t call_thread;
+  int64_t call_index;
+} rc_block_marks;
+
+/* What running a block changes of its thread, restored when it ends. */
+typedef struct rc_block_state {
+  int32_t call_thread;
+  int64_t call_index;
+  bool released_lock;
+} rc_block_state;
+
+/* Whether some check takes reports now. */
+bool rc_sanitizer_armed(void);
+/* Gives a queue made through the interposer its serial number, and keeps its label. */
+void rc_sanitizer_queue_made(void *queue, const char *label);
+/* The same for a global queue, once. */
+void rc_sanitizer_global_queue(void *queue, const char *label);
+/* The marks of a block submitted now to `queue` by the calling thread. */
+void rc_sanitizer_block_marks(rc_block_marks *marks, rc_queue queue, bool barrier);
+/* An async block with these marks was submitted; it is pending until it ends. */
+void rc_sanitizer_block_submitted(const rc_block_marks *marks);
+/* Around a block: `other_thread` when it runs on a thread other than its submitter's. */
+void rc_sanitizer_block_begins(const rc_block_marks *marks, rc_block_state *saved, bool other_thread);
+void rc_sanitizer_block_ends(const rc_block_marks *marks, const rc_block_state *saved, bool other_thread);
+/* A lock was taken, or given up, by code that is not the Swift runtime's. */
+void rc_sanitizer_locked(void);
+void rc_sanitizer_unlocked(void);
+/* An access the Swift runtime's exclusivity check announced, shown to the sanitizer. */
+void rc_sanitizer_access(void *address, bool modify, void *pc);
 
 #endif /* CRACECHECK_INTERPOSER_INTERNAL_H */

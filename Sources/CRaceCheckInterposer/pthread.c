@@ -60,14 +60,20 @@ static int note_runtime_library(struct dl_phdr_info *info, size_t size, void *co
   return 0;
 }
 
+static atomic_flag filling_runtime_ranges = ATOMIC_FLAG_INIT;
+
 /* Whether `pc`, a return address, is in the Swift runtime's code. */
 static bool called_by_runtime(const void *pc) {
   int count = atomic_load_explicit(&runtime_range_count, memory_order_acquire);
   if (count < 0) {
-    /* Only controlled threads get here, one at a time: no two fill the table at once. */
-    count = 0;
-    dl_iterate_phdr(note_runtime_library, &count);
-    atomic_store_explicit(&runtime_range_count, count, memory_order_release);
+    /* The first caller fills the table; any other waits for it (no mutex: this is one). */
+    if (!atomic_flag_test_and_set_explicit(&filling_runtime_ranges, memory_order_acquire)) {
+      int found = 0;
+      dl_iterate_phdr(note_runtime_library, &found);
+      atomic_store_explicit(&runtime_range_count, found, memory_order_release);
+    }
+    while ((count = atomic_load_explicit(&runtime_range_count, memory_order_acquire)) < 0) {
+    }
   }
   for (int i = 0; i < count; i++) {
     if ((uintptr_t)pc >= runtime_ranges[i].start && (uintptr_t)pc < runtime_ranges[i].end) return true;
@@ -122,26 +128,50 @@ RC_FIRST_CALL(int, pthread_mutex_lock, (pthread_mutex_t * mutex), (mutex))
 RC_FIRST_CALL(int, pthread_mutex_trylock, (pthread_mutex_t * mutex), (mutex))
 RC_FIRST_CALL(int, pthread_mutex_unlock, (pthread_mutex_t * mutex), (mutex))
 
+#if RC_SANITIZER
+/* Under Thread Sanitizer a race report says whether the thread held a lock, and whether its
+ * call had released one: the forwarding path counts the locks of code that is not the runtime's. */
+static int counted(int result, bool taken, const void *caller) {
+  if (result == 0 && rc_sanitizer_armed() && !called_by_runtime(caller)) {
+    if (taken) {
+      rc_sanitizer_locked();
+    } else {
+      rc_sanitizer_unlocked();
+    }
+  }
+  return result;
+}
+#define RC_FORWARD_COUNTED(name, taken, ...) \
+  return counted(rc_real_##name()(__VA_ARGS__), taken, __builtin_return_address(0))
+#else
+#define RC_FORWARD_COUNTED(name, taken, ...) RC_FORWARD(name, __VA_ARGS__)
+#endif
+
 int pthread_mutex_lock(pthread_mutex_t *mutex) {
   if (rc_is_subject()) return mutex_lock_scheduled(mutex, __builtin_return_address(0));
-  RC_FORWARD(pthread_mutex_lock, mutex);
+  RC_FORWARD_COUNTED(pthread_mutex_lock, true, mutex);
 }
 
 int pthread_mutex_trylock(pthread_mutex_t *mutex) {
   if (rc_is_subject()) return mutex_trylock_scheduled(mutex, __builtin_return_address(0));
-  RC_FORWARD(pthread_mutex_trylock, mutex);
+  RC_FORWARD_COUNTED(pthread_mutex_trylock, true, mutex);
 }
 
 int pthread_mutex_unlock(pthread_mutex_t *mutex) {
   if (rc_is_subject()) return mutex_unlock_scheduled(mutex, __builtin_return_address(0));
-  RC_FORWARD(pthread_mutex_unlock, mutex);
+  RC_FORWARD_COUNTED(pthread_mutex_unlock, false, mutex);
 }
 
 /* Reader-writer locks, as mutexes are: the scheduler grants, then the real one is taken. */
 static int rwlock_lock(pthread_rwlock_t *lock, bool for_writing, const void *caller) {
   const rc_interposer_hooks *hooks = hooks_for(caller);
   if (hooks == 0) {
-    return for_writing ? rc_real_pthread_rwlock_wrlock()(lock) : rc_real_pthread_rwlock_rdlock()(lock);
+    int result =
+        for_writing ? rc_real_pthread_rwlock_wrlock()(lock) : rc_real_pthread_rwlock_rdlock()(lock);
+#if RC_SANITIZER
+    counted(result, true, caller);
+#endif
+    return result;
   }
   hooks->rwlock_lock(hooks->context, lock, for_writing);
   int result = for_writing ? rc_real_pthread_rwlock_wrlock()(lock) : rc_real_pthread_rwlock_rdlock()(lock);
@@ -183,7 +213,13 @@ int pthread_rwlock_trywrlock(pthread_rwlock_t *lock) {
 
 int pthread_rwlock_unlock(pthread_rwlock_t *lock) {
   const rc_interposer_hooks *hooks = hooks_for(__builtin_return_address(0));
-  if (hooks == 0) return rc_real_pthread_rwlock_unlock()(lock);
+  if (hooks == 0) {
+    int result = rc_real_pthread_rwlock_unlock()(lock);
+#if RC_SANITIZER
+    counted(result, false, __builtin_return_address(0));
+#endif
+    return result;
+  }
   int result = rc_real_pthread_rwlock_unlock()(lock);
   hooks->rwlock_unlock(hooks->context, lock);
   rc_leave_hooks();

@@ -33,6 +33,8 @@ struct rc_flight_recorder {
   _Atomic int64_t invocation;
   char padding[64 - 4 * sizeof(uint32_t) - 2 * sizeof(int64_t)];
   rc_flight_slot slots[RC_FLIGHT_RECORDER_SLOTS];
+  /* Thread Sanitizer's race reports the child took (see CRaceCheckSanitizer.h). */
+  rc_race_log races;
 };
 
 _Static_assert(sizeof(rc_flight_slot) == 64, "a slot fills one cache line");
@@ -141,6 +143,8 @@ int64_t rc_flight_recorder_operation(const rc_flight_recorder *recorder, int slo
   return atomic_load_explicit(&((rc_flight_recorder *)recorder)->slots[slot].operation,
                               memory_order_acquire);
 }
+
+rc_race_log *rc_flight_recorder_races(rc_flight_recorder *recorder) { return &recorder->races; }
 
 int32_t rc_flight_recorder_tid(const rc_flight_recorder *recorder, int slot) {
   if (!valid_slot(slot)) return 0;

@@ -22,5 +22,5 @@ benchmarks.isolatedScheduleFirstFailureTargets = [
 ]
 
 CommandLineDriver.main(
-  targets: Catalogue.withScheduleExpectations(Catalogue.targets + Catalogue.isolatedTargets),
+  targets: Catalogue.withModeExpectations(Catalogue.targets + Catalogue.isolatedTargets),
   benchmarks: benchmarks)

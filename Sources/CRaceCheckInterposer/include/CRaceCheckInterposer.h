@@ -44,6 +44,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "CRaceCheckSanitizer.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -63,6 +63,7 @@
 #define RACECHECK_CRACECHECKSUPPORT_H
 
 #include <spawn.h>
+#include <CRaceCheckInterposer.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -75,7 +76,7 @@ extern "C" {
 /* Magic number at the start of the shared struct: "RCFR". */
 #define RC_FLIGHT_RECORDER_MAGIC 0x52434652u
 /* Layout version of the shared struct; a mismatch refuses to map. */
-#define RC_FLIGHT_RECORDER_VERSION 1u
+#define RC_FLIGHT_RECORDER_VERSION 2u
 /* How many runner-thread slots the recorder has. */
 #define RC_FLIGHT_RECORDER_SLOTS 16
 
@@ -113,6 +114,10 @@ int64_t rc_flight_recorder_scenario(const rc_flight_recorder *recorder);
 int64_t rc_flight_recorder_invocation(const rc_flight_recorder *recorder);
 int64_t rc_flight_recorder_operation(const rc_flight_recorder *recorder, int slot);
 int32_t rc_flight_recorder_tid(const rc_flight_recorder *recorder, int slot);
+
+/* The race log in the recorder: the child writes Thread Sanitizer's reports there, and the
+ * parent reads them after the child died. */
+rc_race_log *rc_flight_recorder_races(rc_flight_recorder *recorder);
 
 /* ---- Crash handler (child side) ----------------------------------------- */
 

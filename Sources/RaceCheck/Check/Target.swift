@@ -13,11 +13,18 @@ public struct Target: Sendable {
   public var expectation: Expectation?
   /// The verdict `racecheck demo --mode schedule` expects, where schedule mode names more than ``expectation``; nil to use it.
   public var scheduleExpectation: Expectation?
+  /// The verdict stress mode expects in a `--sanitize=thread` build, where Thread Sanitizer names more than ``expectation``; nil to use it.
+  public var sanitizerExpectation: Expectation?
   /// The budget `racecheck demo` gives this target instead of ``Configuration/demo(seed:)``'s, for a bug that shows rarely.
   public var demoConfiguration: Configuration?
 
   /// The target's name: its spec's.
   public var name: String { checkable.name }
+
+  /// The verdict stress mode expects in this build: ``sanitizerExpectation`` under Thread Sanitizer, where set.
+  public var stressExpectation: Expectation? {
+    SanitizerRaceLog.isActive ? sanitizerExpectation ?? expectation : expectation
+  }
 
   /// Checks the target, in a child started by `worker` when the spec can run in one, else in this process.
   package func check(

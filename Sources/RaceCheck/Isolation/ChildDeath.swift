@@ -1,3 +1,4 @@
+import CRaceCheckInterposer
 import Foundation
 
 /// Everything the parent learned from a worker child that died, or was killed hung, while it ran a request.
@@ -14,6 +15,8 @@ struct ChildDeath {
   var standardError: String
   /// What it wrote on its message pipe that was not a message, such as text from an exit path.
   var strayOutput: String
+  /// In a `--sanitize=thread` build: the first race Thread Sanitizer reported in the invocation that died.
+  var sanitizerReport: rc_race_record? = nil
 
   /// The crash record the crash handler wrote, if it wrote one.
   var crashRecord: CrashRecord? { records.first { $0.kind == .crash } }

@@ -1,3 +1,4 @@
+import CRaceCheckInterposer
 import CRaceCheckSupport
 
 #if canImport(Glibc)
@@ -76,6 +77,11 @@ package final class FlightRecorder: @unchecked Sendable {
   @inline(__always)
   package func endOperation(thread: Int) {
     rc_flight_recorder_end_operation(pointer, Int32(truncatingIfNeeded: thread))
+  }
+
+  /// The race log in the recorder's memory, where the child's Thread Sanitizer reports go.
+  package var races: UnsafeMutablePointer<rc_race_log> {
+    rc_flight_recorder_races(pointer)
   }
 
   /// Reads what is recorded now; the parent calls it after the child died or stopped answering.

@@ -54,8 +54,20 @@ package enum FrameKind: String, Hashable, Sendable, CaseIterable {
       return .runtime
     }
     if systemEntryPoints.contains(symbol) { return .system }
+    // Thread Sanitizer's runtime and interceptors, in a --sanitize=thread build.
+    if symbol.hasPrefix("_ZN6__tsan") || symbol.hasPrefix("__tsan_")
+      || symbol.hasPrefix("__interceptor_") || symbol.hasPrefix("___interceptor_")
+    {
+      return .system
+    }
+    if symbol.hasPrefix("rc_") || interposerFunctions.contains(symbol) { return .raceCheck }
     return nil
   }
+
+  /// The interposer's functions that run the code under test's blocks, which a sanitized stack shows.
+  private static let interposerFunctions: Set<String> = [
+    "invoke_block", "sync_marked", "async_marked", "run_marked_sync", "run_marked_async",
+  ]
 
   /// The kind of code a Swift module holds, or nil for imported C declarations.
   static func kind(ofSwiftModule module: String) -> FrameKind? {

@@ -17,6 +17,8 @@ final class IsolatedRunner: ScenarioRunning {
   private let hangTimeout: Double
   private let interruption: Interruption?
   private var worker: WorkerProcess?
+  /// The stacks of Thread Sanitizer's reports from children that died, symbolized once each.
+  private lazy var raceStacks = SanitizerStacks()
 
   /// How many children in a row may die of an outside signal before the check gives up.
   static var outsideKillAttempts: Int { 3 }
@@ -75,6 +77,14 @@ final class IsolatedRunner: ScenarioRunning {
         let evidence = death.evidence(of: request.scenario)
         let took = (death.snapshot.invocation ?? 0) + 1
         var failure = ObservedFailure(evidence: .death(evidence), signal: death.signal)
+        // The race Thread Sanitizer saw before the child died is the failure; the death came of it.
+        if let report = death.sanitizerReport {
+          let decoded = SanitizerRace.decoded(
+            report, scenario: request.scenario, stacks: raceStacks)
+          failure = ObservedFailure(
+            evidence: .sanitizerRace(decoded.race, .died(evidence)), diagnosis: decoded.diagnosis,
+            signal: death.signal)
+        }
         if !trace.isEmpty {
           failure.schedule = ScheduleObservation(
             index: death.snapshot.invocation ?? 0, trace: InterleavingTrace(events: trace),

@@ -1,3 +1,4 @@
+import CRaceCheckInterposer
 import Foundation
 
 #if canImport(Glibc)
@@ -40,6 +41,8 @@ package enum IsolatedWorker {
     do {
       let recorder = try FlightRecorder(mappingFileDescriptor: WorkerJob.recorderDescriptor)
       try CrashCapture.install(reportingTo: WorkerJob.reportDescriptor, flightRecorder: recorder)
+      // A race report made just before a crash must outlive the child.
+      rc_sanitizer_use_log(recorder.races)
       let link = WorkerLink(recorder: recorder, messages: WorkerJob.messagesDescriptor)
       let runner = checkable.makeRunner(job.configuration, observer: link)
       let decoder = JSONDecoder()

@@ -137,7 +137,8 @@ final class WorkerProcess {
       termination: ended, hung: hung, records: CrashRecord.parse(bytes: recordBytes),
       snapshot: recorder.snapshot(),
       standardError: String(decoding: errorBytes.suffix(65_536), as: UTF8.self),
-      strayOutput: String(decoding: stray.prefix(1_000), as: UTF8.self))
+      strayOutput: String(decoding: stray.prefix(1_000), as: UTF8.self),
+      sanitizerReport: SanitizerRaceLog.lastInvocationReport(in: recorder.races))
     return .died(death, trace: trace)
   }
 

@@ -64,6 +64,9 @@ extension CheckReport: CustomStringConvertible {
   }
 
   private func failureDescription(_ failure: FailureReport) -> String {
+    if case .sanitizerRace(let race, let aftermath) = failure.evidence {
+      return sanitizerRaceDescription(failure, race, aftermath)
+    }
     if let crash = failure.crash { return crashDescription(failure, crash) }
     if let trace = failure.trace { return scheduleDescription(failure, trace) }
     let results = failure.history.entries.map(\.result)

@@ -83,7 +83,7 @@ public struct FailureReport: Sendable, Codable {
     case hang
     /// The isolated child exited or stopped talking before it reported.
     case exit
-    /// Schedule mode: two conflicting accesses to a shared cell that no primitive ordered.
+    /// Two conflicting accesses to shared state that nothing ordered, as the scheduler or Thread Sanitizer saw them.
     case dataRace = "data-race"
     /// Schedule mode: no controlled thread could go on.
     case deadlock

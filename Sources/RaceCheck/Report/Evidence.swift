@@ -7,6 +7,8 @@ public enum Evidence: Sendable, Codable {
   case nonLinearizable(History, Explanation)
   /// Schedule mode: two conflicting accesses to shared state that no primitive ordered.
   case dataRace(History)
+  /// A `--sanitize=thread` build: Thread Sanitizer saw two accesses that no happens-before order separates.
+  case sanitizerRace(SanitizerRace, SanitizerRace.Aftermath)
   /// Schedule mode: no controlled thread could go on.
   case deadlock(History)
   /// Schedule mode: a schedule ran past its step bound, as a spin loop or a livelock does.
@@ -18,7 +20,7 @@ public enum Evidence: Sendable, Codable {
   public var kind: FailureReport.Kind {
     switch self {
     case .nonLinearizable: .nonLinearizable
-    case .dataRace: .dataRace
+    case .dataRace, .sanitizerRace: .dataRace
     case .deadlock: .deadlock
     case .stepBound: .stepBound
     case .death(let crash):
@@ -36,13 +38,20 @@ public enum Evidence: Sendable, Codable {
     case .nonLinearizable(let history, _), .dataRace(let history), .deadlock(let history),
       .stepBound(let history):
       history
-    case .death: nil
+    case .sanitizerRace(_, .finished(let history)): history
+    case .death, .sanitizerRace(_, .died): nil
     }
   }
 
   /// The checker's account of why no order works, for a result no order explains.
   public var explanation: Explanation? {
     if case .nonLinearizable(_, let explanation) = self { return explanation }
+    return nil
+  }
+
+  /// Thread Sanitizer's report of the race, for a race it saw.
+  public var sanitizerRace: SanitizerRace? {
+    if case .sanitizerRace(let race, _) = self { return race }
     return nil
   }
 

@@ -1,3 +1,4 @@
+import CRaceCheckInterposer
 import Foundation
 
 /// Runs scenarios on real threads, many invocations each, and checks every distinct outcome.
@@ -24,6 +25,8 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     var distinctOutcomes: Int = 0
     /// Whether the run stopped at the cap of ``StressRunner/capFactor`` times the invocations before enough of them overlapped.
     var capped: Bool = false
+    /// In a `--sanitize=thread` build: the first race Thread Sanitizer reported, and its invocation's history.
+    var firstRace: (report: rc_race_record, history: History)?
   }
 
   /// How many times the requested invocations a run may make to reach that many overlapping ones.
@@ -46,6 +49,8 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
   private let observer: (any RunObserver)?
   /// Keeps the threads on distinct CPUs while they run invocations.
   private let placement = ThreadPlacement.current()
+  /// Thread Sanitizer's reports, in a `--sanitize=thread` build.
+  private let races = SanitizerRaceLog.isActive ? SanitizerRaceLog() : nil
 
   // Written by thread 0 before `start`, read by the other threads after it.
   private var subject: Subject?
@@ -152,6 +157,8 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     for slot in slots { slot.record = InvocationRecord(capacity: calls) }
     // Thread 0 is the caller's thread: it is pinned for the run only.
     if concurrent { placement.pin(thread: 0) }
+    // A report made before this run (a block an earlier one left running) is not this scenario's.
+    _ = races?.takeReport()
     defer {
       subject = nil
       if concurrent { placement.release() }
@@ -170,6 +177,7 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
       if result.invocations & 0x3F == 0x3F, shouldStop() { break }
       result.invocations += 1
       observer?.invocationStarts(scenario: sequence, invocation: result.invocations - 1)
+      races?.invocationStarts()
       let subject = spec.make()
       var index = 0
       for call in scenario.initial {
@@ -202,6 +210,19 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
         index += 1
       }
       self.subject = nil
+      // Thread Sanitizer saw two accesses nothing ordered: whatever the results, that is the failure.
+      races?.waitForPendingBlocks()
+      if let report = races?.takeReport() {
+        result.failures += 1
+        if !concurrent || Self.threadsOverlapped(record, columnRanges) {
+          result.concurrentInvocations += 1
+        }
+        if result.firstRace == nil {
+          result.firstRace = (report, record.history(of: scenario.scenario))
+        }
+        if stopAtFirstFailure { break search }
+        continue search
+      }
       // A scenario of many threads can take the search longer than the whole time limit:
       // past the deadline it gives up, and the run ends short of its budget.
       let verdict = checker.check(record, deadline: deadline)
@@ -252,7 +273,11 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     into record: inout InvocationRecord, scenario: PreparedScenario<Subject, Model>
   ) throws(OperationError) {
     observer?.operationStarts(thread: 0, index: index)
-    defer { observer?.operationEnds(thread: 0) }
+    if races != nil { rc_sanitizer_call_begins(0, Int64(index)) }
+    defer {
+      if races != nil { rc_sanitizer_call_ends() }
+      observer?.operationEnds(thread: 0)
+    }
     record.callTimes[index] = MonotonicClock.now()
     do {
       record.results[index] = try call.perform(subject, call.arguments)
@@ -292,14 +317,17 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     for call in column {
       if pausing { spin(pauses.next()) }
       observer?.operationStarts(thread: thread, index: index)
+      if races != nil { rc_sanitizer_call_begins(Int32(thread), Int64(index)) }
       slot.record.callTimes[index] = MonotonicClock.now()
       do {
         slot.record.results[index] = try call.perform(subject, call.arguments)
       } catch {
+        if races != nil { rc_sanitizer_call_ends() }
         slot.error = error
         slot.failedCall = index
         return
       }
+      if races != nil { rc_sanitizer_call_ends() }
       slot.record.returnTimes[index] = MonotonicClock.now()
       observer?.operationEnds(thread: thread)
       index += 1

@@ -5,6 +5,8 @@ final class StressScenarioRunner<Subject, Model: Hashable & Sendable>: ScenarioR
   private let shouldStop: @Sendable () -> Bool
   /// Made for the widest scenario asked for so far, and kept: its threads start once.
   private var runner: StressRunner<Subject, Model>?
+  /// The stacks of Thread Sanitizer's reports, symbolized once each.
+  private lazy var raceStacks = SanitizerStacks()
 
   /// Creates a runner; `shouldStop` is asked between invocations whether the check was interrupted.
   init(
@@ -49,7 +51,11 @@ final class StressScenarioRunner<Subject, Model: Hashable & Sendable>: ScenarioR
     var result = RunResult(
       invocations: found.invocations, overlappingInvocations: found.concurrentInvocations,
       distinctOutcomes: found.distinctOutcomes, failures: found.failures, capped: found.capped)
-    if let failure = found.firstFailure {
+    if let (report, history) = found.firstRace {
+      let decoded = SanitizerRace.decoded(report, scenario: request.scenario, stacks: raceStacks)
+      result.failure = ObservedFailure(
+        evidence: .sanitizerRace(decoded.race, .finished(history)), diagnosis: decoded.diagnosis)
+    } else if let failure = found.firstFailure {
       result.failure = ObservedFailure(
         evidence: .nonLinearizable(
           failure.history,

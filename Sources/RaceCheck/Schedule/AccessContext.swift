@@ -2,7 +2,8 @@
 struct AccessContext: Hashable, Sendable {
   /// A queue block the thread was running.
   struct Block: Hashable, Sendable {
-    var queue: ObjectIdentifier
+    /// What tells the queue apart from the others while the check runs.
+    var queue: UInt
     var name: String
     var isConcurrent: Bool
     var isGlobal: Bool
@@ -21,7 +22,7 @@ struct AccessContext: Hashable, Sendable {
   /// Whether its operation had taken and released a lock (or touched an atomic) before the access.
   var synchronizedEarlier: Bool
   /// The queues its call had left by `sync` before the access, innermost last.
-  var queuesLeft: [ObjectIdentifier] = []
+  var queuesLeft: [UInt] = []
 
   /// Whether nothing at all guarded the access.
   var isUnsynchronized: Bool { blocks.isEmpty && locksHeld == 0 }

@@ -696,12 +696,12 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       thread: thread.name,
       blocks: thread.blocks.map {
         AccessContext.Block(
-          queue: ObjectIdentifier($0.queue), name: $0.queue.name,
+          queue: UInt(bitPattern: ObjectIdentifier($0.queue)), name: $0.queue.name,
           isConcurrent: $0.queue.isConcurrent, isGlobal: $0.queue.isGlobal,
           flaggedBarrier: $0.item.flaggedBarrier, isBarrier: $0.item.barrier)
       },
       locksHeld: thread.locksHeld, synchronizedEarlier: thread.synchronizedInActivity,
-      queuesLeft: thread.queuesLeft.map { ObjectIdentifier($0.queue) })
+      queuesLeft: thread.queuesLeft.map { UInt(bitPattern: ObjectIdentifier($0.queue)) })
   }
 
   func checkRace(
@@ -719,7 +719,9 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
         other.thread != me.id && other.epoch > me.clock[other.thread]
           && other.isStillRunning(in: threads)
       }) {
-        race = DataRace(cell: cell.name, first: earlier, second: access)
+        race = DataRace(
+          cell: cell.name, first: DataRace.Access(kind: earlier.kind, context: earlier.context),
+          second: DataRace.Access(kind: access.kind, context: access.context))
       }
     }
     if kind == .read {

@@ -1,11 +1,22 @@
-/// Two conflicting accesses to a cell that no primitive ordered, while both of their operations were running.
+import RaceCheckSync
+
+/// Two conflicting accesses to a cell that no primitive ordered: the scheduler's or Thread Sanitizer's account.
+///
+/// Both modes name a race here, from what guarded each access, so that a race gets the
+/// same name whoever saw it.
 struct DataRace {
+  /// One of the two accesses: how it touched the cell and what guarded it.
+  struct Access {
+    var kind: SyncAccess
+    var context: AccessContext
+  }
+
   /// The cell's name.
   var cell: String
   /// The earlier access.
-  var first: ControlledScheduler.Access
+  var first: Access
   /// The later one.
-  var second: ControlledScheduler.Access
+  var second: Access
 
   /// The specific name the two accesses' guards give the race, with the sentence that says why.
   var diagnosis: Diagnosis {

@@ -66,7 +66,11 @@ struct ObservedFailure: Codable, Sendable {
 
   /// Whether `other` fails the same way, so that shrinking keeps the bug it started with.
   func isSameBug(as other: ObservedFailure) -> Bool {
-    evidence.kind == other.evidence.kind && signal == other.signal
+    // A race Thread Sanitizer saw is the same whether or not the child survived it.
+    let sameEnd =
+      signal == other.signal
+      || (evidence.sanitizerRace != nil && other.evidence.sanitizerRace != nil)
+    return evidence.kind == other.evidence.kind && sameEnd
       && diagnosis?.pattern == other.diagnosis?.pattern
   }
 }

@@ -172,7 +172,7 @@ extension RaceCheckTestSuite {
     @Test func scheduleRunJSONCarriesTheTraceAndItsReproReplaysIt() throws {
       let directory = try TemporaryDirectory()
       defer { directory.remove() }
-      let driver = CommandLineDriver(targets: Catalogue.withScheduleExpectations(Catalogue.targets))
+      let driver = CommandLineDriver(targets: Catalogue.withModeExpectations(Catalogue.targets))
       let run = CLI.invoke(
         [
           "run", "AtomicCounter", "--mode", "schedule", "--seed", "1", "--repro-dir",

@@ -11,7 +11,7 @@ extension RaceCheckTestSuite {
       let fixture = try #require(
         (Catalogue.fixtures + Catalogue.isolatedFixtures).first { $0.row == row })
       return try #require(
-        Catalogue.withScheduleExpectations([fixture.target]).first)
+        Catalogue.withModeExpectations([fixture.target]).first)
     }
 
     static func check(_ target: Target, seed: UInt64, minimizes: Bool = true) throws -> CheckReport

@@ -3,7 +3,7 @@ import RaceCheck
 import Testing
 
 /// The catalogue's targets that schedule mode can check in this process: all but the rows that trap.
-let scheduleTargets = Catalogue.withScheduleExpectations(
+let scheduleTargets = Catalogue.withModeExpectations(
   Catalogue.targets + Catalogue.isolatedTargets
 ).filter { target in
   target.scheduleExpectation != nil

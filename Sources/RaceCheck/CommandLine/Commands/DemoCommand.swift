@@ -70,7 +70,7 @@ enum DemoCommand {
     let json = parsed.flag("--json")
     let targets = context.driver.targets.compactMap { target in
       // A target without a schedule expectation may not run under the scheduler at all (it may trap).
-      (schedule == nil ? target.expectation : target.scheduleExpectation).map {
+      (schedule == nil ? target.stressExpectation : target.scheduleExpectation).map {
         (target: target, expectation: $0)
       }
     }

@@ -16,7 +16,7 @@ enum ListCommand {
     }
     let rows =
       [["target", "expected", "summary"]]
-      + targets.map { [$0.name, describe($0.expectation), $0.summary] }
+      + targets.map { [$0.name, describe($0.stressExpectation), $0.summary] }
     TextTable.render(rows).forEach(context.print)
     return .success
   }

@@ -1,0 +1,76 @@
+import CRaceCheckInterposer
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The log the interposer writes Thread Sanitizer's race reports to while a check runs, read after each invocation.
+///
+/// Only a `--sanitize=thread` build makes reports; elsewhere ``isActive`` is false and no
+/// runner makes a log. Creating one arms the interposer: from then until it is released,
+/// reports go to the log instead of being printed.
+final class SanitizerRaceLog {
+  /// Whether this build has Thread Sanitizer.
+  static let isActive = rc_sanitizer_is_active()
+
+  private let log: UnsafeMutablePointer<rc_race_log>
+  /// The reports already handed out.
+  private var taken: UInt64
+
+  /// Starts taking reports into the log this process writes to (the flight recorder's, in an isolated child).
+  init() {
+    log = rc_sanitizer_log()
+    taken = rc_race_log_count(log)
+    rc_sanitizer_arm(true)
+  }
+
+  deinit {
+    rc_sanitizer_arm(false)
+  }
+
+  /// Marks the start of an invocation: the reports made from now on belong to it.
+  func invocationStarts() {
+    _ = rc_race_log_advance_stamp(log)
+  }
+
+  /// How long the end of an invocation waits for the async blocks its calls submitted.
+  static let pendingBlocksWait = Duration.seconds(1)
+  /// Set once blocks outlived the wait: they may never finish, and waiting again would only slow every invocation.
+  private var blocksOutliveInvocations = false
+
+  /// Waits, up to ``pendingBlocksWait``, until every async block the calls submitted has run: a race in a block is reported only when it runs.
+  func waitForPendingBlocks() {
+    guard !blocksOutliveInvocations else { return }
+    let deadline = MonotonicClock.now() + Self.pendingBlocksWait.nanoseconds
+    while rc_sanitizer_pending_blocks() > 0 {
+      if MonotonicClock.now() > deadline {
+        blocksOutliveInvocations = true
+        return
+      }
+      sched_yield()
+    }
+  }
+
+  /// The first report made since the last call, if any; later ones are the same race seen again, or its echoes.
+  func takeReport() -> rc_race_record? {
+    let count = rc_race_log_count(log)
+    defer { taken = count }
+    guard count > taken else { return nil }
+    let first = max(taken, count - min(count, UInt64(RC_RACE_LOG_CAPACITY)))
+    return rc_race_log_record(log, first)?.pointee
+  }
+
+  /// The first report `log` holds of the invocation that ran last: what a parent reads after its child died.
+  static func lastInvocationReport(in log: UnsafeMutablePointer<rc_race_log>) -> rc_race_record? {
+    let count = rc_race_log_count(log)
+    let stamp = rc_race_log_stamp(log)
+    for index in (count - min(count, UInt64(RC_RACE_LOG_CAPACITY)))..<count {
+      if let record = rc_race_log_record(log, index), record.pointee.stamp == stamp {
+        return record.pointee
+      }
+    }
+    return nil
+  }
+}

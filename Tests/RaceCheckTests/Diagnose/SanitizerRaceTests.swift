@@ -1,0 +1,155 @@
+import CRaceCheckInterposer
+import Dispatch
+import Testing
+
+@testable import RaceCheck
+
+extension RaceCheckTestSuite {
+  /// A Thread Sanitizer report, as the interposer logs it, is tied to the scenario's calls and named by what guarded each access.
+  @Suite struct SanitizerRaceTests {
+    /// One queue block of a logged access.
+    struct Block {
+      var kind: rc_race_queue_kind
+      var barrier = false
+      var serial: UInt32
+      var label = "q"
+    }
+
+    /// One logged access.
+    struct Side {
+      var write = true
+      var thread: Int32 = 0
+      var call: Int64 = -1
+      var asyncBlock = false
+      var blocks: [Block] = []
+      var locksHeld: Int32 = 0
+      var releasedLock = false
+    }
+
+    static let scenario = Scenario(
+      initial: [.init("write", ["a"])], parallel: [[.init("write", ["b"])], [.init("read")]])
+
+    /// A record as the report hook writes it: `later` found the race, `earlier` conflicts with it.
+    static func record(later: Side, earlier: Side, mutexes: Int32 = 0) -> rc_race_record {
+      var record = rc_race_record()
+      record.mutex_count = mutexes
+      func fill(_ access: inout rc_race_access, _ side: Side) {
+        access.address = 0x7200_0000_1000
+        access.size = 8
+        access.is_write = side.write ? 1 : 0
+        access.runner_thread = side.thread
+        access.call_index = side.call
+        access.in_async_block = side.asyncBlock ? 1 : 0
+        access.locks_held = side.locksHeld
+        access.released_lock = side.releasedLock ? 1 : 0
+        access.block_count = Int32(side.blocks.count)
+        withUnsafeMutableBytes(of: &access.blocks) { raw in
+          let blocks = raw.bindMemory(to: rc_race_block.self)
+          for (index, block) in side.blocks.enumerated() {
+            blocks[index].kind = Int32(block.kind.rawValue)
+            blocks[index].flagged_barrier = block.barrier ? 1 : 0
+            blocks[index].queue_serial = block.serial
+            withUnsafeMutableBytes(of: &blocks[index].label) { label in
+              for (offset, byte) in block.label.utf8.enumerated() { label[offset] = byte }
+            }
+          }
+        }
+      }
+      fill(&record.accesses.0, later)
+      fill(&record.accesses.1, earlier)
+      return record
+    }
+
+    static func decoded(later: Side, earlier: Side, mutexes: Int32 = 0) -> SanitizerRace.Decoded {
+      SanitizerRace.decoded(
+        record(later: later, earlier: earlier, mutexes: mutexes), scenario: scenario,
+        stacks: SanitizerStacks())
+    }
+
+    @Test func blocksOfOneConcurrentQueueAreAQueueWithoutBarrier() {
+      let queue = Block(kind: RC_RACE_QUEUE_CONCURRENT, serial: 7, label: "www.nnn.com")
+      let found = Self.decoded(
+        later: Side(thread: 0, call: 1, blocks: [queue]),
+        earlier: Side(write: false, thread: 1, call: 2, blocks: [queue]))
+      #expect(found.diagnosis.pattern == .concurrentQueueWithoutBarrier)
+      #expect(found.diagnosis.evidence.contains("'www.nnn.com'"))
+      #expect(found.race.later.call == Scenario.Call("write", ["b"]))
+      #expect(found.race.earlier.call == Scenario.Call("read"))
+      #expect(found.race.later.guarding == "in a block on the concurrent queue 'www.nnn.com'")
+    }
+
+    @Test func blocksOfTwoConcurrentQueuesAreOnlyADataRace() {
+      let found = Self.decoded(
+        later: Side(blocks: [Block(kind: RC_RACE_QUEUE_CONCURRENT, serial: 7)]),
+        earlier: Side(thread: 1, blocks: [Block(kind: RC_RACE_QUEUE_CONCURRENT, serial: 8)]))
+      #expect(found.diagnosis.pattern == .dataRace)
+    }
+
+    @Test func queuesOfUnknownSerialAreNeverTakenForOne() {
+      let unknown = Block(kind: RC_RACE_QUEUE_CONCURRENT, serial: 0)
+      let found = Self.decoded(
+        later: Side(blocks: [unknown]), earlier: Side(thread: 1, blocks: [unknown]))
+      #expect(found.diagnosis.pattern == .dataRace)
+    }
+
+    @Test func aBarrierOnAGlobalQueueIsNamedWhicheverAccessRanInIt() {
+      let global = Block(kind: RC_RACE_QUEUE_GLOBAL, serial: 3)
+      var barrier = global
+      barrier.barrier = true
+      for (later, earlier) in [([barrier], [global]), ([global], [barrier])] {
+        let found = Self.decoded(
+          later: Side(call: 1, asyncBlock: true, blocks: later),
+          earlier: Side(write: false, thread: 1, blocks: earlier))
+        #expect(found.diagnosis.pattern == .barrierOnGlobalQueue)
+      }
+    }
+
+    @Test func noGuardAtAllIsAnUnsynchronizedAccess() {
+      let found = Self.decoded(later: Side(call: 1), earlier: Side(thread: 1, call: 2))
+      #expect(found.diagnosis.pattern == .unsynchronizedAccess)
+      #expect(found.race.later.guarding == "with no synchronization at all")
+    }
+
+    @Test func anAccessAfterItsCallReleasedALockIsAnAtomicReference() {
+      let found = Self.decoded(
+        later: Side(call: 1, releasedLock: true), earlier: Side(thread: 1, call: 2))
+      #expect(found.diagnosis.pattern == .atomicReferenceNonAtomicContents)
+    }
+
+    @Test func aLockHeldByTheEarlierAccessIsCountedFromTheReport() {
+      // The report counts one mutex and the later access held none: the earlier one held it.
+      let found = Self.decoded(
+        later: Side(call: 1, releasedLock: true), earlier: Side(thread: 1, call: 2), mutexes: 1)
+      #expect(found.race.earlier.guarding == "holding 1 lock")
+      #expect(
+        found.race.later.guarding == "with no lock held, after its operation had released one")
+    }
+
+    @Test func anAccessOutsideEveryCallHasNoCall() {
+      let found = Self.decoded(
+        later: Side(thread: -1, call: -1), earlier: Side(thread: 1, call: 99))
+      #expect(found.race.later.runnerThread == nil)
+      #expect(found.race.later.call == nil)
+      #expect(found.race.later.onOtherThread)
+      // Index 99 is past the scenario's calls: no call is made up for it.
+      #expect(found.race.earlier.call == nil)
+    }
+
+    @Test func aQueueThatOrdersItsAccessesGivesNoReport() {
+      // Under Thread Sanitizer the interposer marks the blocks and takes reports; without it, nothing does.
+      let log = SanitizerRaceLog()
+      log.invocationStarts()
+      let queue = DispatchQueue(label: "ordered")
+      let box = Counter()
+      DispatchQueue.concurrentPerform(iterations: 4) { _ in queue.sync { box.value += 1 } }
+      log.waitForPendingBlocks()
+      #expect(box.value == 4)
+      #expect(log.takeReport() == nil)
+    }
+  }
+}
+
+/// A counter only a serial queue touches.
+private final class Counter: @unchecked Sendable {
+  var value = 0
+}
