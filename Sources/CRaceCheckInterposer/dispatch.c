@@ -296,9 +296,15 @@ static void sync_scheduled(
   rc_queue described = describe(queue);
   hooks->queue_sync_enter(hooks->context, described, barrier);
   rc_push_current_queue(queue);
+  rc_block_marks marks;
+  rc_sanitizer_block_marks(&marks, described, barrier);
   rc_leave_hooks();
+  rc_block_state saved;
+  rc_sanitizer_block_begins(&marks, &saved, false);
   function(context);
-  rc_mode = RC_MODE_SCHEDULER;
+  rc_sanitizer_block_ends(&marks, &saved, false);
+  rc_sanitizer_left_queue(&marks);
+  rc_set_mode(RC_MODE_SCHEDULER);
   rc_pop_current_queue();
   hooks->queue_sync_exit(hooks->context, described, barrier);
   rc_leave_hooks();
@@ -316,6 +322,7 @@ static void async_scheduled(
   }
   work.queue = queue;
   work.group = group;
+  rc_sanitizer_block_marks(&work.marks, describe(queue), barrier);
   /* The real group counts the block, so that its waiters outside the scheduler wait for it. */
   if (group != 0) rc_real_dispatch_group_enter()(group);
   hooks->queue_async(hooks->context, describe(queue), barrier, work);
@@ -325,8 +332,11 @@ static void async_scheduled(
 void rc_work_run(rc_work work) {
   rc_push_current_queue(work.queue);
   rc_thread_mode previous = rc_interposer_set_mode(RC_MODE_SUBJECT);
+  rc_block_state saved;
+  rc_sanitizer_block_begins(&work.marks, &saved, true);
   work.function(work.context);
-  rc_mode = previous;
+  rc_sanitizer_block_ends(&work.marks, &saved, true);
+  rc_set_mode(previous);
   rc_pop_current_queue();
 }
 
@@ -335,7 +345,7 @@ void rc_work_finish(rc_work work) {
     /* The group's waiters see the block finish: through the interposer, as a signal. */
     rc_thread_mode previous = rc_interposer_set_mode(RC_MODE_SUBJECT);
     dispatch_group_leave(work.group);
-    rc_mode = previous;
+    rc_set_mode(previous);
   }
   if (work.block != 0) _Block_release(work.block);
 }
@@ -369,6 +379,7 @@ static void run_marked_async(void *argument) {
   rc_sanitizer_block_begins(&work->marks, &saved, true);
   work->function(work->context);
   rc_sanitizer_block_ends(&work->marks, &saved, true);
+  rc_sanitizer_block_finished(&work->marks);
   if (work->group != 0) rc_real_dispatch_group_leave()(work->group);
   if (work->block != 0) _Block_release(work->block);
   free(work);
@@ -387,6 +398,7 @@ static void sync_marked(void *queue, bool barrier, rc_function function, void *c
   } else {
     rc_real_dispatch_sync_f()(queue, &work, run_marked_sync);
   }
+  rc_sanitizer_left_queue(&work.marks);
 }
 
 static void async_marked(

@@ -25,7 +25,7 @@ rc_thread_mode rc_interposer_mode(void) { return rc_mode; }
 
 rc_thread_mode rc_interposer_set_mode(rc_thread_mode mode) {
   rc_thread_mode previous = rc_mode;
-  rc_mode = mode;
+  rc_set_mode(mode);
   return previous;
 }
 

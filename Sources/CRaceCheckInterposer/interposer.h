@@ -36,14 +36,41 @@ extern RC_THREAD_LOCAL const rc_interposer_hooks *rc_hooks;
 /* The installed hooks when the calling thread runs code under test, else NULL:
  * the whole cost of an interposed call that forwards. When it returns hooks,
  * the thread is switched to RC_MODE_SCHEDULER; rc_leave_hooks switches back. */
+/* Under Thread Sanitizer a thread running the scheduler's code is hidden from it (see
+ * rc_sanitizer_release); every change of mode goes through here. */
+void rc_sanitizer_mode_changes(rc_thread_mode mode);
+
+static inline void rc_set_mode(rc_thread_mode mode) {
+#if RC_SANITIZER
+  rc_sanitizer_mode_changes(mode);
+#endif
+  rc_mode = mode;
+}
+
 static inline const rc_interposer_hooks *rc_enter_hooks(void) {
   if (__builtin_expect(rc_mode != RC_MODE_SUBJECT, 1)) return 0;
   const rc_interposer_hooks *hooks = rc_hooks;
-  if (hooks) rc_mode = RC_MODE_SCHEDULER;
+  if (hooks) rc_set_mode(RC_MODE_SCHEDULER);
   return hooks;
 }
 
-static inline void rc_leave_hooks(void) { rc_mode = RC_MODE_SUBJECT; }
+static inline void rc_leave_hooks(void) { rc_set_mode(RC_MODE_SUBJECT); }
+
+/* Runs `call`, a real primitive the scheduler's code takes for the code under test, where the
+ * sanitizer sees it: the lock a thread then holds is one a race report names. */
+void rc_sanitizer_visible_begin(void);
+void rc_sanitizer_visible_end(void);
+#if RC_SANITIZER
+#define RC_VISIBLE(call)              \
+  ({                                  \
+    rc_sanitizer_visible_begin();     \
+    __typeof__(call) rc_visible_result = (call); \
+    rc_sanitizer_visible_end();       \
+    rc_visible_result;                \
+  })
+#else
+#define RC_VISIBLE(call) (call)
+#endif
 
 /* Whether the calling thread runs code under test: the one test on the forwarding path.
  * The hot entry points test it and tail-call the original, keeping their slow path in a
@@ -94,19 +121,12 @@ const void *rc_current_queue(void);
 
 /* MARK: Thread Sanitizer (sanitizer.c); each does nothing in a build without it. */
 
-/* The marks a block pushes while it runs, made when it is submitted. */
-typedef struct rc_block_marks {
-  const void *pcs[4];
-  /* The call that submitted it, -1 when none. */
-  int32_t call_thread;
-  int64_t call_index;
-} rc_block_marks;
-
 /* What running a block changes of its thread, restored when it ends. */
 typedef struct rc_block_state {
   int32_t call_thread;
   int64_t call_index;
   bool released_lock;
+  int32_t queues_left_count;
 } rc_block_state;
 
 /* Whether some check takes reports now. */
@@ -119,9 +139,13 @@ void rc_sanitizer_global_queue(void *queue, const char *label);
 void rc_sanitizer_block_marks(rc_block_marks *marks, rc_queue queue, bool barrier);
 /* An async block with these marks was submitted; it is pending until it ends. */
 void rc_sanitizer_block_submitted(const rc_block_marks *marks);
+/* An async block with these marks ran to its end. */
+void rc_sanitizer_block_finished(const rc_block_marks *marks);
 /* Around a block: `other_thread` when it runs on a thread other than its submitter's. */
 void rc_sanitizer_block_begins(const rc_block_marks *marks, rc_block_state *saved, bool other_thread);
 void rc_sanitizer_block_ends(const rc_block_marks *marks, const rc_block_state *saved, bool other_thread);
+/* The calling thread's call left the queue of a sync block it ran: state it read there may be used outside. */
+void rc_sanitizer_left_queue(const rc_block_marks *marks);
 /* A lock was taken, or given up, by code that is not the Swift runtime's. */
 void rc_sanitizer_locked(void);
 void rc_sanitizer_unlocked(void);

@@ -97,7 +97,8 @@ RC_COLD static int mutex_lock_scheduled(pthread_mutex_t *mutex, const void *call
   const rc_interposer_hooks *hooks = hooks_for(caller);
   if (hooks == 0) return rc_real_pthread_mutex_lock()(mutex);
   hooks->mutex_lock(hooks->context, mutex, is_recursive(mutex));
-  int result = rc_real_pthread_mutex_lock()(mutex);
+  int result = RC_VISIBLE(rc_real_pthread_mutex_lock()(mutex));
+  if (result == 0) rc_sanitizer_locked();
   rc_leave_hooks();
   return result;
 }
@@ -107,7 +108,8 @@ RC_COLD static int mutex_trylock_scheduled(pthread_mutex_t *mutex, const void *c
   if (hooks == 0) return rc_real_pthread_mutex_trylock()(mutex);
   int result = EBUSY;
   if (hooks->mutex_trylock(hooks->context, mutex, is_recursive(mutex))) {
-    result = rc_real_pthread_mutex_trylock()(mutex);
+    result = RC_VISIBLE(rc_real_pthread_mutex_trylock()(mutex));
+    if (result == 0) rc_sanitizer_locked();
     /* Held by a thread outside the scheduler: the scheduler's grant is given back. */
     if (result != 0) hooks->mutex_unlock(hooks->context, mutex);
   }
@@ -118,7 +120,8 @@ RC_COLD static int mutex_trylock_scheduled(pthread_mutex_t *mutex, const void *c
 RC_COLD static int mutex_unlock_scheduled(pthread_mutex_t *mutex, const void *caller) {
   const rc_interposer_hooks *hooks = hooks_for(caller);
   if (hooks == 0) return rc_real_pthread_mutex_unlock()(mutex);
-  int result = rc_real_pthread_mutex_unlock()(mutex);
+  int result = RC_VISIBLE(rc_real_pthread_mutex_unlock()(mutex));
+  if (result == 0) rc_sanitizer_unlocked();
   hooks->mutex_unlock(hooks->context, mutex);
   rc_leave_hooks();
   return result;
@@ -174,7 +177,8 @@ static int rwlock_lock(pthread_rwlock_t *lock, bool for_writing, const void *cal
     return result;
   }
   hooks->rwlock_lock(hooks->context, lock, for_writing);
-  int result = for_writing ? rc_real_pthread_rwlock_wrlock()(lock) : rc_real_pthread_rwlock_rdlock()(lock);
+  int result = RC_VISIBLE(
+      for_writing ? rc_real_pthread_rwlock_wrlock()(lock) : rc_real_pthread_rwlock_rdlock()(lock));
   rc_leave_hooks();
   return result;
 }
@@ -187,8 +191,8 @@ static int rwlock_trylock(pthread_rwlock_t *lock, bool for_writing, const void *
   }
   int result = EBUSY;
   if (hooks->rwlock_trylock(hooks->context, lock, for_writing)) {
-    result = for_writing ? rc_real_pthread_rwlock_trywrlock()(lock)
-                         : rc_real_pthread_rwlock_tryrdlock()(lock);
+    result = RC_VISIBLE(
+        for_writing ? rc_real_pthread_rwlock_trywrlock()(lock) : rc_real_pthread_rwlock_tryrdlock()(lock));
     if (result != 0) hooks->rwlock_unlock(hooks->context, lock);
   }
   rc_leave_hooks();
@@ -220,7 +224,7 @@ int pthread_rwlock_unlock(pthread_rwlock_t *lock) {
 #endif
     return result;
   }
-  int result = rc_real_pthread_rwlock_unlock()(lock);
+  int result = RC_VISIBLE(rc_real_pthread_rwlock_unlock()(lock));
   hooks->rwlock_unlock(hooks->context, lock);
   rc_leave_hooks();
   return result;

@@ -111,9 +111,25 @@ static bool decode_mark(uint64_t pc, int *digit, unsigned *byte) {
 /* The call the calling thread makes, or the one that submitted the block it runs. */
 static RC_THREAD_LOCAL int32_t call_thread = -1;
 static RC_THREAD_LOCAL int64_t call_index = -1;
-/* Locks the thread holds, and whether its call released one. */
+/* Locks the thread holds, whether its call released one, and the queues it left by sync. */
 static RC_THREAD_LOCAL int32_t locks_held;
 static RC_THREAD_LOCAL bool released_lock;
+static RC_THREAD_LOCAL int32_t queues_left_count;
+static RC_THREAD_LOCAL uint32_t queues_left[RC_RACE_BLOCKS];
+
+/* Each runner thread's current call and whether it synchronized yet, which a report reads
+ * for the earlier access, made on another thread. */
+enum { RC_CALL_FACTS = 128 };
+static struct {
+  _Atomic int64_t call_index;
+  _Atomic int32_t synchronized;
+} call_facts[RC_CALL_FACTS];
+
+static void call_synchronized(void) {
+  if (call_thread >= 0 && call_thread < RC_CALL_FACTS) {
+    atomic_store_explicit(&call_facts[call_thread].synchronized, 1, memory_order_relaxed);
+  }
+}
 
 static void push(const void *pc) {
 #if RC_SANITIZER
@@ -144,6 +160,11 @@ void rc_sanitizer_call_begins(int32_t thread, int64_t index) {
   call_thread = thread;
   call_index = index;
   released_lock = false;
+  queues_left_count = 0;
+  if (thread >= 0 && thread < RC_CALL_FACTS) {
+    atomic_store_explicit(&call_facts[thread].synchronized, 0, memory_order_relaxed);
+    atomic_store_explicit(&call_facts[thread].call_index, index, memory_order_relaxed);
+  }
   push_call(thread, index, false);
 }
 
@@ -165,6 +186,12 @@ void rc_sanitizer_locked(void) { locks_held++; }
 void rc_sanitizer_unlocked(void) {
   if (locks_held > 0) locks_held--;
   released_lock = true;
+  call_synchronized();
+}
+
+void rc_sanitizer_left_queue(const rc_block_marks *marks) {
+  if (queues_left_count < RC_RACE_BLOCKS) queues_left[queues_left_count++] = marks->queue_serial;
+  call_synchronized();
 }
 
 /* MARK: Queue serial numbers */
@@ -263,6 +290,7 @@ void rc_sanitizer_block_marks(rc_block_marks *marks, rc_queue queue, bool barrie
   marks->pcs[1] = mark(RC_MARK_QUEUE_SERIAL, serial);
   marks->pcs[2] = mark(RC_MARK_QUEUE_SERIAL + 1, serial >> 8);
   marks->pcs[3] = mark(RC_MARK_QUEUE_SERIAL + 2, serial >> 16);
+  marks->queue_serial = serial;
   marks->call_thread = call_thread;
   marks->call_index = call_index;
 }
@@ -271,29 +299,98 @@ void rc_sanitizer_block_submitted(const rc_block_marks *marks) {
   if (marks->call_index >= 0) atomic_fetch_add_explicit(&pending_blocks, 1, memory_order_relaxed);
 }
 
+void rc_sanitizer_block_finished(const rc_block_marks *marks) {
+  if (marks->call_index >= 0) atomic_fetch_sub_explicit(&pending_blocks, 1, memory_order_release);
+}
+
 void rc_sanitizer_block_begins(const rc_block_marks *marks, rc_block_state *saved, bool other_thread) {
   saved->call_thread = call_thread;
   saved->call_index = call_index;
   saved->released_lock = released_lock;
+  saved->queues_left_count = queues_left_count;
   if (other_thread) {
     /* A block run on another thread belongs to the call that submitted it, which took no lock there. */
     if (marks->call_index >= 0) push_call(marks->call_thread, marks->call_index, true);
     call_thread = marks->call_thread;
     call_index = marks->call_index;
     released_lock = false;
+    queues_left_count = 0;
   }
   for (int i = 0; i < 4; i++) push(marks->pcs[i]);
 }
 
 void rc_sanitizer_block_ends(const rc_block_marks *marks, const rc_block_state *saved, bool other_thread) {
   for (int i = 0; i < 4; i++) pop();
-  if (other_thread && marks->call_index >= 0) {
-    pop_call();
-    atomic_fetch_sub_explicit(&pending_blocks, 1, memory_order_release);
-  }
+  if (other_thread && marks->call_index >= 0) pop_call();
   call_thread = saved->call_thread;
   call_index = saved->call_index;
   released_lock = saved->released_lock;
+  if (other_thread) queues_left_count = saved->queues_left_count;
+}
+
+/* MARK: Schedule mode */
+
+#if RC_SANITIZER
+void AnnotateIgnoreSyncBegin(const char *file, int line);
+void AnnotateIgnoreSyncEnd(const char *file, int line);
+void __tsan_ignore_thread_begin(void);
+void __tsan_ignore_thread_end(void);
+#endif
+
+/* Whether the sanitizer ignores the calling thread now: it runs the scheduler's code. */
+static RC_THREAD_LOCAL bool hidden;
+
+static void set_hidden(bool hide) {
+#if RC_SANITIZER
+  if (hide == hidden) return;
+  hidden = hide;
+  if (hide) {
+    __tsan_ignore_thread_begin();
+    AnnotateIgnoreSyncBegin(__FILE__, __LINE__);
+  } else {
+    AnnotateIgnoreSyncEnd(__FILE__, __LINE__);
+    __tsan_ignore_thread_end();
+  }
+#else
+  (void)hide;
+#endif
+}
+
+void rc_sanitizer_mode_changes(rc_thread_mode mode) { set_hidden(mode == RC_MODE_SCHEDULER); }
+
+/* Nested visible sections of the calling thread, and whether it was hidden before the first. */
+static RC_THREAD_LOCAL int visible_depth;
+static RC_THREAD_LOCAL bool hidden_before_visible;
+
+void rc_sanitizer_visible_begin(void) {
+  if (visible_depth++ == 0) {
+    hidden_before_visible = hidden;
+    set_hidden(false);
+  }
+}
+
+void rc_sanitizer_visible_end(void) {
+  if (--visible_depth == 0) set_hidden(hidden_before_visible);
+}
+
+void rc_sanitizer_release(const void *token) {
+#if RC_SANITIZER
+  rc_sanitizer_visible_begin();
+  __tsan_release((void *)token);
+  rc_sanitizer_visible_end();
+#else
+  (void)token;
+#endif
+}
+
+void rc_sanitizer_acquire(const void *token) {
+#if RC_SANITIZER
+  rc_sanitizer_visible_begin();
+  __tsan_acquire((void *)token);
+  rc_sanitizer_visible_end();
+#else
+  (void)token;
+#endif
 }
 
 /* MARK: Accesses the compiler did not instrument */
@@ -462,6 +559,7 @@ RC_UNINSTRUMENTED __attribute__((used, visibility("default"))) bool rc_sanitizer
     access->call_index = -1;
     access->locks_held = -1;
     access->released_lock = -1;
+    access->call_synchronized = -1;
     for (int j = 0; j < threads; j++) {
       int thread_tid = -1, running = 0, parent = 0;
       uint64_t os_id = 0;
@@ -475,8 +573,18 @@ RC_UNINSTRUMENTED __attribute__((used, visibility("default"))) bool rc_sanitizer
     decode_stack(record, access, trace, 128);
   }
   /* The report is made on the thread of the access that found the race. */
-  record->accesses[0].locks_held = locks_held;
-  record->accesses[0].released_lock = released_lock;
+  rc_race_access *later = &record->accesses[0];
+  later->locks_held = locks_held;
+  later->released_lock = released_lock;
+  later->queues_left_count = queues_left_count;
+  for (int i = 0; i < queues_left_count && i < RC_RACE_BLOCKS; i++) later->queues_left[i] = queues_left[i];
+  /* The earlier access's call may have synchronized since; if it had not yet, it had not before. */
+  rc_race_access *earlier = &record->accesses[1];
+  int32_t thread = earlier->runner_thread;
+  if (thread >= 0 && thread < RC_CALL_FACTS && earlier->call_index >= 0
+      && atomic_load_explicit(&call_facts[thread].call_index, memory_order_relaxed) == earlier->call_index) {
+    earlier->call_synchronized = atomic_load_explicit(&call_facts[thread].synchronized, memory_order_relaxed);
+  }
   atomic_store_explicit(&log->count, taken + 1, memory_order_release);
   return true;
 }

@@ -81,9 +81,9 @@ void dispatch_group_leave(void *group) {
 
 static int condition_wait(
     const rc_interposer_hooks *hooks, pthread_cond_t *condition, pthread_mutex_t *mutex, bool timed) {
-  rc_real_pthread_mutex_unlock()(mutex);
+  RC_VISIBLE(rc_real_pthread_mutex_unlock()(mutex));
   bool signaled = hooks->condition_wait(hooks->context, condition, mutex, timed);
-  rc_real_pthread_mutex_lock()(mutex);
+  RC_VISIBLE(rc_real_pthread_mutex_lock()(mutex));
   return signaled ? 0 : ETIMEDOUT;
 }
 

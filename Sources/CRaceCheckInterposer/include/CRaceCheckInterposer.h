@@ -80,6 +80,8 @@ typedef struct rc_work {
   const void *queue;
   /* The group it was submitted with, or NULL: it leaves the group once run or discarded. */
   void *group;
+  /* Under Thread Sanitizer: the marks it runs under (see CRaceCheckSanitizer.h). */
+  rc_block_marks marks;
 } rc_work;
 
 /* What a thread can wait on for another thread's signal. */

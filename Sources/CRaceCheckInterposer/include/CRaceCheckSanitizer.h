@@ -82,10 +82,16 @@ typedef struct rc_race_access {
   int64_t call_index;
   /* Whether it ran in an async block of that call, on a thread of its own. */
   int32_t in_async_block;
-  /* The locks the thread held, and whether its call had released one before: known
-   * for the access that found the race only, -1 for the earlier one. */
+  /* The locks the thread held, whether its call had released one before, and the queues it
+   * had left by sync (serial numbers): known for the access that found the race only, -1
+   * and 0 for the earlier one. */
   int32_t locks_held;
   int32_t released_lock;
+  int32_t queues_left_count;
+  uint32_t queues_left[RC_RACE_BLOCKS];
+  /* For the earlier access: whether its call had released a lock or left a queue by the
+   * time of the report, 1 or 0, or -1 when unknown. None by then means none before it. */
+  int32_t call_synchronized;
   int32_t block_count;
   rc_race_block blocks[RC_RACE_BLOCKS];
   int32_t frame_count;
@@ -115,6 +121,16 @@ typedef struct rc_race_log {
   _Atomic int64_t stamp;
   rc_race_record records[RC_RACE_LOG_CAPACITY];
 } rc_race_log;
+
+/* The marks a block pushes while it runs, made when it is submitted. */
+typedef struct rc_block_marks {
+  const void *pcs[4];
+  /* The queue's serial number. */
+  uint32_t queue_serial;
+  /* The call that submitted it, -1 when none. */
+  int32_t call_thread;
+  int64_t call_index;
+} rc_block_marks;
 
 /* Whether this build has Thread Sanitizer (the interposer was compiled with it). */
 bool rc_sanitizer_is_active(void);
@@ -148,6 +164,16 @@ void rc_sanitizer_call_begins(int32_t thread, int64_t index);
 
 /* The calling thread's call returned (or threw): pops its mark. */
 void rc_sanitizer_call_ends(void);
+
+/* Schedule mode: the scheduler's threads hand over to each other through semaphores, which
+ * would order every access of a schedule. A controlled thread is hidden from the sanitizer
+ * while it runs the scheduler's code (RC_MODE_SCHEDULER: its accesses and its
+ * synchronization are ignored) and seen while it runs the code under test; the scheduler
+ * tells the sanitizer the orders its model of each primitive makes instead: the calling
+ * thread releases `token` (an address that stands for a queue, a lock, a signal), and a
+ * thread that acquires it later is ordered after. */
+void rc_sanitizer_release(const void *token);
+void rc_sanitizer_acquire(const void *token);
 
 /* The async blocks calls submitted that have not finished running: a race in one is
  * reported only once it runs, and the runner waits for them before it judges an invocation. */

@@ -4,7 +4,7 @@ enum ScheduleOptions {
   static let options: [OptionSpec] = [
     .value(
       "--mode", "MODE",
-      "stress (real threads, the default) or schedule (deterministic, over RaceCheckSync primitives)."
+      "stress (real threads, the default) or schedule (one thread at a time, deterministic)."
     ),
     .value("--strategy", "S", "Schedule mode: random (default), pct or exhaustive."),
     .value("--depth", "N", "Schedule mode: PCT's bug depth (default: 3)."),

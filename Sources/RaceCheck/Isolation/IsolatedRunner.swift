@@ -77,8 +77,11 @@ final class IsolatedRunner: ScenarioRunning {
         let evidence = death.evidence(of: request.scenario)
         let took = (death.snapshot.invocation ?? 0) + 1
         var failure = ObservedFailure(evidence: .death(evidence), signal: death.signal)
-        // The race Thread Sanitizer saw before the child died is the failure; the death came of it.
-        if let report = death.sanitizerReport {
+        // A race Thread Sanitizer named before the child died is the failure; the death came of
+        // it. One it names only by family leaves the death to say more.
+        if let report = death.sanitizerReport,
+          SanitizerRace.dataRace(of: report).diagnosis.pattern != .dataRace
+        {
           let decoded = SanitizerRace.decoded(
             report, scenario: request.scenario, stacks: raceStacks)
           failure = ObservedFailure(

@@ -154,6 +154,7 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     var result = Result(
       invocations: 0, concurrentInvocations: 0, failures: 0, searches: 0, firstFailure: nil)
     var record = InvocationRecord(capacity: calls)
+    var unnamedRace: (report: rc_race_record, history: History)?
     for slot in slots { slot.record = InvocationRecord(capacity: calls) }
     // Thread 0 is the caller's thread: it is pinned for the run only.
     if concurrent { placement.pin(thread: 0) }
@@ -210,18 +211,23 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
         index += 1
       }
       self.subject = nil
-      // Thread Sanitizer saw two accesses nothing ordered: whatever the results, that is the failure.
+      // Thread Sanitizer saw two accesses nothing ordered. A race it names specifically is the
+      // failure, whatever the results; one it names only by family comes after a failure the
+      // results show, which may name more.
       races?.waitForPendingBlocks()
       if let report = races?.takeReport() {
-        result.failures += 1
-        if !concurrent || Self.threadsOverlapped(record, columnRanges) {
-          result.concurrentInvocations += 1
+        if SanitizerRace.dataRace(of: report).diagnosis.pattern != .dataRace {
+          result.failures += 1
+          if !concurrent || Self.threadsOverlapped(record, columnRanges) {
+            result.concurrentInvocations += 1
+          }
+          if result.firstRace == nil {
+            result.firstRace = (report, record.history(of: scenario.scenario))
+          }
+          if stopAtFirstFailure { break search }
+          continue search
         }
-        if result.firstRace == nil {
-          result.firstRace = (report, record.history(of: scenario.scenario))
-        }
-        if stopAtFirstFailure { break search }
-        continue search
+        if unnamedRace == nil { unnamedRace = (report, record.history(of: scenario.scenario)) }
       }
       // A scenario of many threads can take the search longer than the whole time limit:
       // past the deadline it gives up, and the run ends short of its budget.
@@ -244,6 +250,11 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
         }
       }
       if stopAtFirstFailure { break }
+    }
+    // A race named by family alone, with no failure that says more, is the failure still.
+    if result.firstRace == nil, result.firstFailure == nil, let unnamedRace {
+      result.firstRace = unnamedRace
+      result.failures += 1
     }
     result.searches = checker.searches
     result.distinctOutcomes = checker.searches

@@ -8,49 +8,64 @@ extension SanitizerRace {
   }
 
   /// Decodes `record`: ties each access to `scenario`'s calls, symbolizes its stack through `stacks`, and names the race.
-  ///
-  /// The name comes from ``DataRace``, as in schedule mode, from what guarded each access:
-  /// the queue blocks its stack's marks show, the locks the report says were held, and for
-  /// the access that found the race whether its call had released a lock before.
   static func decoded(_ record: rc_race_record, scenario: Scenario, stacks: SanitizerStacks)
     -> Decoded
   {
     let calls = scenario.allCalls
+    let race = dataRace(of: record)
+    let modules = Self.modules(of: record)
+    func access(_ access: rc_race_access, _ named: DataRace.Access) -> Access {
+      let call =
+        access.call_index >= 0 && access.call_index < calls.count
+        ? calls[Int(access.call_index)] : nil
+      let stack = stacks.stack(of: access, modules: modules)
+      return Access(
+        isWrite: access.is_write != 0, size: Int(access.size),
+        runnerThread: access.runner_thread >= 0 ? Int(access.runner_thread) : nil, call: call,
+        onOtherThread: access.runner_thread < 0 || access.in_async_block != 0,
+        guarding: named.context.description, stack: stack.text, functions: stack.functions)
+    }
+    return Decoded(
+      race: SanitizerRace(
+        address: UInt(record.accesses.0.address), later: access(record.accesses.0, race.second),
+        earlier: access(record.accesses.1, race.first)),
+      diagnosis: race.diagnosis)
+  }
+
+  /// The race `record` reports, with what guarded each access: the name comes from ``DataRace``, as in schedule mode.
+  ///
+  /// The guards are the queue blocks each stack's marks show and the locks the report says
+  /// were held. For the access that found the race the interposer also knows whether its
+  /// call had released a lock or left a queue before; of the earlier one's call it knows only
+  /// whether it had done neither by the time of the report, which proves it had not before.
+  static func dataRace(of record: rc_race_record) -> DataRace {
     let (laterRecord, earlierRecord) = record.accesses
     let laterLocks = Int(max(0, laterRecord.locks_held))
     // The report counts the mutexes either access held; those the later one did not hold were the earlier one's.
     let earlierLocks = max(0, Int(record.mutex_count) - laterLocks)
-    func access(_ access: rc_race_access, role: Int, locks: Int, released: Bool) -> (
-      Access, DataRace.Access
-    ) {
-      let runnerThread = access.runner_thread >= 0 ? Int(access.runner_thread) : nil
-      let call =
-        access.call_index >= 0 && access.call_index < calls.count
-        ? calls[Int(access.call_index)] : nil
-      let blocks = Self.blocks(of: access, role: role)
-      let onOtherThread = access.runner_thread < 0 || access.in_async_block != 0
+    func named(
+      _ access: rc_race_access, role: Int, locks: Int, released: Bool?, queuesLeft: [UInt]?
+    ) -> DataRace.Access {
       let context = AccessContext(
-        thread: runnerThread.map { "thread \($0)" } ?? "a dispatch worker", blocks: blocks,
-        locksHeld: locks, synchronizedEarlier: released)
-      let stack = stacks.stack(of: access, modules: Self.modules(of: record))
-      return (
-        Access(
-          isWrite: access.is_write != 0, size: Int(access.size), runnerThread: runnerThread,
-          call: call, onOtherThread: onOtherThread, guarding: context.description,
-          stack: stack.text, functions: stack.functions),
-        DataRace.Access(kind: access.is_write != 0 ? .write : .read, context: context)
-      )
+        thread: access.runner_thread >= 0 ? "thread \(access.runner_thread)" : "a dispatch worker",
+        blocks: Self.blocks(of: access, role: role), locksHeld: locks,
+        synchronizedEarlier: released, queuesLeft: queuesLeft)
+      return DataRace.Access(kind: access.is_write != 0 ? .write : .read, context: context)
     }
-    let later = access(
-      laterRecord, role: 0, locks: laterLocks, released: laterRecord.released_lock == 1)
-    let earlier = access(earlierRecord, role: 1, locks: earlierLocks, released: false)
-    let address = UInt(laterRecord.address)
-    let race = DataRace(
-      cell: "the value at 0x\(String(address, radix: 16))",
-      first: earlier.1, second: later.1)
-    return Decoded(
-      race: SanitizerRace(address: address, later: later.0, earlier: earlier.0),
-      diagnosis: race.diagnosis)
+    let left = withUnsafeBytes(of: laterRecord.queues_left) { raw in
+      raw.bindMemory(to: UInt32.self).prefix(
+        Int(min(max(0, laterRecord.queues_left_count), Int32(RC_RACE_BLOCKS)))
+      ).map(UInt.init)
+    }
+    let quiet = earlierRecord.call_synchronized == 0
+    return DataRace(
+      cell: "the value at 0x\(String(UInt(laterRecord.address), radix: 16))",
+      first: named(
+        earlierRecord, role: 1, locks: earlierLocks, released: quiet ? false : nil,
+        queuesLeft: quiet ? [] : nil),
+      second: named(
+        laterRecord, role: 0, locks: laterLocks, released: laterRecord.released_lock == 1,
+        queuesLeft: left))
   }
 
   /// The queue blocks an access ran in, innermost last.

@@ -19,13 +19,18 @@ struct AccessContext: Hashable, Sendable {
   var blocks: [Block]
   /// The number of locks and mutexes it held.
   var locksHeld: Int
-  /// Whether its operation had taken and released a lock (or touched an atomic) before the access.
-  var synchronizedEarlier: Bool
-  /// The queues its call had left by `sync` before the access, innermost last.
-  var queuesLeft: [UInt] = []
+  /// Whether its operation had taken and released a lock (or touched an atomic) before the access; nil when unknown.
+  var synchronizedEarlier: Bool?
+  /// The queues its call had left by `sync` before the access, innermost last; nil when unknown.
+  var queuesLeft: [UInt]? = []
 
-  /// Whether nothing at all guarded the access.
+  /// Whether nothing guarded the access when it happened.
   var isUnsynchronized: Bool { blocks.isEmpty && locksHeld == 0 }
+
+  /// Whether its call is known to have synchronized in no way at all before the access.
+  var neverSynchronized: Bool {
+    isUnsynchronized && synchronizedEarlier == false && queuesLeft?.isEmpty == true
+  }
 
   /// The access's guard as a report says it.
   var description: String {
@@ -39,7 +44,11 @@ struct AccessContext: Hashable, Sendable {
       return "in \(barrier) on \(kind) '\(block.name)'"
     }
     if locksHeld > 0 { return "holding \(locksHeld) lock\(locksHeld == 1 ? "" : "s")" }
-    return synchronizedEarlier
-      ? "with no lock held, after its operation had released one" : "with no synchronization at all"
+    switch synchronizedEarlier {
+    case true?: return "with no lock held, after its operation had released one"
+    case false? where queuesLeft?.isEmpty == false: return "outside the queue its call had used"
+    case false?: return "with no synchronization at all"
+    case nil: return "with no lock held and in no queue block"
+    }
   }
 }

@@ -74,6 +74,7 @@ extension ControlledScheduler {
   private func takeForReading(_ lock: LockState, _ me: ControlledThread) {
     lock.readers[me.id, default: 0] += 1
     me.clock.join(lock.clock)
+    SanitizerOrder.acquire(lock)
     me.locksHeld += 1
   }
 
@@ -85,6 +86,7 @@ extension ControlledScheduler {
     // A writer after the readers is ordered after each of them. (So is a later reader, which
     // can only hide a race, never invent one.)
     lock.clock.join(me.clock)
+    SanitizerOrder.release(lock)
     me.clock.tick(me.id)
     me.locksHeld -= 1
     me.synchronizedInActivity = true
@@ -113,6 +115,7 @@ extension ControlledScheduler {
     // Whatever the try finds was left by the signals so far: it is ordered after them. (A
     // failed try is ordered too, which can only hide a race, never invent one.)
     me.clock.join(state.clock)
+    SanitizerOrder.acquire(state)
     record(me, "\(state.name) \(kind == RC_SIGNAL_GROUP ? "wait" : "wait (try)")")
   }
 
@@ -134,6 +137,7 @@ extension ControlledScheduler {
       return false
     }
     me.clock.join(state.clock)
+    SanitizerOrder.acquire(state)
     record(me, "\(state.name) wakes")
     return true
   }
@@ -144,6 +148,7 @@ extension ControlledScheduler {
     point(me)
     state.generation += 1
     state.clock.join(me.clock)
+    SanitizerOrder.release(state)
     me.clock.tick(me.id)
     let verb: String
     switch kind {

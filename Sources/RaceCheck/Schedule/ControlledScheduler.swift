@@ -249,6 +249,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     traceObserver?(.thread(name))
     controlled.clock = clock
     controlled.clock.tick(controlled.id)
+    // The new thread starts after what its maker did (its clock says so for an async block).
+    SanitizerOrder.release(controlled)
     controlled.wait = wait
     threads.append(controlled)
     strategyBox.strategy.threadCreated(controlled.id)
@@ -269,6 +271,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       // one stopped, instead of waiting for another core, which a busy machine may not free.
       placement.pin(thread: 0)
       controlled.semaphore.wait()
+      SanitizerOrder.acquire(controlled)
       controlled.wait = .none
       body(controlled)
       finish(controlled)
@@ -313,6 +316,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
 
   /// Ends `me`'s run and hands over to the next thread, or ends the schedule.
   private func finish(_ me: ControlledThread) {
+    // A thread that joins this one is ordered after all it did.
+    SanitizerOrder.release(me, slot: 1)
     me.finished = true
     me.wait = .none
     if threads.allSatisfy(\.finished) {
@@ -445,13 +450,18 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     queue.running.append(item)
     queue.starts.append((me.id, me.call))
     me.clock.join(item.barrier ? queue.allEnds : queue.lastBarrierEnd)
+    SanitizerOrder.acquire(queue, slot: item.barrier ? 0 : 1)
     me.blocks.append((queue, item))
   }
 
   private func finishBlock(_ item: QueueItem, on queue: QueueState, _ me: ControlledThread) {
     queue.running.removeAll { $0 === item }
     queue.allEnds.join(me.clock)
-    if item.barrier { queue.lastBarrierEnd.join(me.clock) }
+    SanitizerOrder.release(queue, slot: 0)
+    if item.barrier {
+      queue.lastBarrierEnd.join(me.clock)
+      SanitizerOrder.release(queue, slot: 1)
+    }
     me.clock.tick(me.id)
     me.blocks.removeLast()
   }
@@ -602,6 +612,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     state.owner = me.id
     state.holds = 1
     me.clock.join(state.clock)
+    SanitizerOrder.acquire(state)
     me.locksHeld += 1
   }
 
@@ -620,6 +631,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     state.owner = nil
     state.holds = 0
     state.clock = me.clock
+    SanitizerOrder.release(state)
     me.clock.tick(me.id)
     me.locksHeld -= 1
     me.synchronizedInActivity = true
@@ -674,6 +686,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     if kind == .atomic {
       me.clock.join(state.clock)
       state.clock.join(me.clock)
+      SanitizerOrder.acquire(state)
+      SanitizerOrder.release(state)
       me.clock.tick(me.id)
       me.synchronizedInActivity = true
       return

@@ -43,7 +43,9 @@ struct DataRace {
       )
     }
     for (outside, inside) in [(a, b), (b, a)] where outside.isUnsynchronized {
-      if let block = inside.blocks.first(where: { outside.queuesLeft.contains($0.queue) }) {
+      if let left = outside.queuesLeft,
+        let block = inside.blocks.first(where: { left.contains($0.queue) })
+      {
         return Diagnosis(
           .escapedLiveStorage,
           evidence:
@@ -53,8 +55,8 @@ struct DataRace {
       }
     }
     if a.isUnsynchronized || b.isUnsynchronized {
-      if (a.isUnsynchronized && a.synchronizedEarlier)
-        || (b.isUnsynchronized && b.synchronizedEarlier)
+      if (a.isUnsynchronized && a.synchronizedEarlier == true)
+        || (b.isUnsynchronized && b.synchronizedEarlier == true)
       {
         return Diagnosis(
           .atomicReferenceNonAtomicContents,
@@ -62,8 +64,17 @@ struct DataRace {
             "\(what): the reference was read under a lock, then the state behind it was used after the lock was released"
         )
       }
+      // Thread Sanitizer cannot say what the earlier access's call did before it: only a call
+      // known to have synchronized in no way at all shows state with no synchronization.
+      if [a, b].allSatisfy({ !$0.isUnsynchronized || $0.neverSynchronized }) {
+        return Diagnosis(
+          .unsynchronizedAccess, evidence: "\(what): the state has no synchronization at all")
+      }
       return Diagnosis(
-        .unsynchronizedAccess, evidence: "\(what): the state has no synchronization at all")
+        .dataRace,
+        evidence:
+          "\(what): what the unguarded access's call did before it is not known, so no more specific name is proven"
+      )
     }
     return Diagnosis(.dataRace, evidence: "\(what): they are guarded by different primitives")
   }

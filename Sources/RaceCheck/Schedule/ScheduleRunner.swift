@@ -1,3 +1,5 @@
+import CRaceCheckInterposer
+
 /// Runs one scenario of a spec under controlled schedules, one schedule at a time.
 ///
 /// Thread 0 makes the subject, runs the init part, opens the gate for the other
@@ -111,6 +113,7 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
         [self] thread in
         observer?.threadStarts(column)
         thread.clock.join(gate.clock)
+        SanitizerOrder.acquire(gate)
         for (position, call) in scenario.columns[column].enumerated() {
           perform(call, at: offsets[column] + position, on: thread, scheduler, state)
         }
@@ -122,6 +125,7 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
       perform(call, at: index, on: root, scheduler, state)
     }
     gate.clock = root.clock
+    SanitizerOrder.release(gate)
     root.clock.tick(root.id)
     gate.isOpen = true
     if let column = scenario.columns.first {
@@ -131,7 +135,10 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
     }
     if !others.isEmpty {
       scheduler.point(root, waiting: .join(others.map(\.id)))
-      for other in others { root.clock.join(other.clock) }
+      for other in others {
+        root.clock.join(other.clock)
+        SanitizerOrder.acquire(other, slot: 1)
+      }
     }
     for (position, call) in scenario.post.enumerated() {
       perform(call, at: offset + position, on: root, scheduler, state)
@@ -159,7 +166,9 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
     defer { observer?.operationEnds(thread: thread.id) }
     do {
       state.record.results[index] = try scheduler.asSubject {
-        try call.perform(subject, call.arguments)
+        rc_sanitizer_call_begins(Int32(thread.id), Int64(index))
+        defer { rc_sanitizer_call_ends() }
+        return try call.perform(subject, call.arguments)
       }
     } catch {
       state.error = (index, error)

@@ -1,3 +1,5 @@
+import CRaceCheckInterposer
+
 /// Runs scenarios in schedule mode: each request explores schedules of one scenario under the controlled scheduler.
 ///
 /// Everything is fixed by the request's seed: the same scenario and seed explore the same
@@ -7,6 +9,10 @@ final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>: Scenari
   private let spec: Spec<Subject, Model>
   private let settings: ScheduleSettings
   private let observer: (any RunObserver)?
+  /// Thread Sanitizer's reports, in a `--sanitize=thread` build.
+  private let races = SanitizerRaceLog.isActive ? SanitizerRaceLog() : nil
+  /// The stacks of those reports, symbolized once each.
+  fileprivate lazy var raceStacks = SanitizerStacks()
 
   init(spec: Spec<Subject, Model>, settings: ScheduleSettings, observer: (any RunObserver)? = nil) {
     self.spec = spec
@@ -44,7 +50,9 @@ final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>: Scenari
     for index in 0..<schedules {
       if let deadline = request.deadline, index > 0, MonotonicClock.now() > deadline { break }
       observer?.invocationStarts(scenario: sequence, invocation: index)
+      races?.invocationStarts()
       guard let outcome = runner.run(schedule: index) else { break }
+      let report = races?.takeReport()
       result.invocations += 1
       result.overlappingInvocations += 1
       if request.replaying != nil { result.replayedTrace = outcome.trace }
@@ -54,7 +62,9 @@ final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>: Scenari
             message: "operation \(request.scenario.allCalls[call]) threw \(error)",
             history: runner.history(of: outcome), scenario: request.scenario))
       }
-      if let failure = failure(of: outcome, runner: runner, checker: checker) {
+      if let failure = failure(
+        of: outcome, report: report, scenario: request.scenario, runner: runner, checker: checker)
+      {
         result.failures += 1
         if result.failure == nil { result.failure = failure }
         if request.untilFirstFailure { break }
@@ -65,10 +75,10 @@ final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>: Scenari
     return result
   }
 
-  /// The failure `outcome` shows, or nil when it has a linearization.
+  /// The failure `outcome` shows, or nil when it has a linearization; `report` is Thread Sanitizer's of the same schedule.
   private func failure(
-    of outcome: ScheduleRunner<Subject, Model>.Outcome, runner: ScheduleRunner<Subject, Model>,
-    checker: OutcomeChecker<Model>
+    of outcome: ScheduleRunner<Subject, Model>.Outcome, report: rc_race_record?,
+    scenario: Scenario, runner: ScheduleRunner<Subject, Model>, checker: OutcomeChecker<Model>
   ) -> ObservedFailure? {
     let history = runner.history(of: outcome)
     let evidence: Evidence
@@ -85,11 +95,16 @@ final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>: Scenari
     } else if let race = outcome.race {
       evidence = .dataRace(history)
       diagnosis = race.diagnosis
+    } else if let report, SanitizerRace.dataRace(of: report).diagnosis.pattern != .dataRace {
+      // A race on state the scheduler does not see, which the sanitizer does.
+      (evidence, diagnosis) = sanitizerFailure(report, scenario: scenario, history: history)
     } else {
       switch checker.check(outcome.record) {
       case .linearizable, .undecided:
-        // Without a deadline the search always decides.
-        return nil
+        // Without a deadline the search always decides. A race the sanitizer names only by
+        // family is the failure of results that are fine.
+        guard let report else { return nil }
+        (evidence, diagnosis) = sanitizerFailure(report, scenario: scenario, history: history)
       case .notLinearizable(let prefix, let state):
         evidence = .nonLinearizable(
           history,
@@ -116,6 +131,16 @@ final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>: Scenari
         index: outcome.index, trace: outcome.trace,
         findings: outcome.findings.map { Diagnosis($0.pattern, evidence: $0.evidence) },
         escapedReads: runner.escapedReads(of: outcome)))
+  }
+}
+
+extension ScheduleScenarioRunner {
+  /// The failure a Thread Sanitizer report makes of a schedule that ran to its end.
+  fileprivate func sanitizerFailure(_ report: rc_race_record, scenario: Scenario, history: History)
+    -> (Evidence, Diagnosis)
+  {
+    let decoded = SanitizerRace.decoded(report, scenario: scenario, stacks: raceStacks)
+    return (.sanitizerRace(decoded.race, .finished(history)), decoded.diagnosis)
   }
 }
 

@@ -24,6 +24,9 @@ extension RaceCheckTestSuite {
       var blocks: [Block] = []
       var locksHeld: Int32 = 0
       var releasedLock = false
+      var queuesLeft: [UInt32] = []
+      /// For the earlier access: whether its call had synchronized by the report (-1 unknown).
+      var callSynchronized: Int32 = 0
     }
 
     static let scenario = Scenario(
@@ -43,6 +46,13 @@ extension RaceCheckTestSuite {
         access.locks_held = side.locksHeld
         access.released_lock = side.releasedLock ? 1 : 0
         access.block_count = Int32(side.blocks.count)
+        access.call_synchronized = side.callSynchronized
+        access.queues_left_count = Int32(side.queuesLeft.count)
+        withUnsafeMutableBytes(of: &access.queues_left) { raw in
+          for (index, serial) in side.queuesLeft.enumerated() {
+            raw.storeBytes(of: serial, toByteOffset: index * 4, as: UInt32.self)
+          }
+        }
         withUnsafeMutableBytes(of: &access.blocks) { raw in
           let blocks = raw.bindMemory(to: rc_race_block.self)
           for (index, block) in side.blocks.enumerated() {
@@ -108,6 +118,25 @@ extension RaceCheckTestSuite {
       let found = Self.decoded(later: Side(call: 1), earlier: Side(thread: 1, call: 2))
       #expect(found.diagnosis.pattern == .unsynchronizedAccess)
       #expect(found.race.later.guarding == "with no synchronization at all")
+    }
+
+    @Test func anUnguardedEarlierAccessWhoseCallSynchronizedIsOnlyADataRace() {
+      // Its call released a lock or left a queue by the report, perhaps before the access,
+      // perhaps after: neither "no synchronization at all" nor a more specific name is proven.
+      for known in [Int32(1), -1] {
+        let found = Self.decoded(
+          later: Side(call: 1), earlier: Side(thread: 1, call: 2, callSynchronized: known))
+        #expect(found.diagnosis.pattern == .dataRace)
+      }
+    }
+
+    @Test func aReadAfterLeavingTheQueueWhileABlockOnItWritesIsEscapedStorage() {
+      let queue = Block(kind: RC_RACE_QUEUE_CONCURRENT, barrier: true, serial: 9, label: "array")
+      let found = Self.decoded(
+        later: Side(write: false, call: 1, queuesLeft: [9]),
+        earlier: Side(thread: 1, call: 2, asyncBlock: true, blocks: [queue]))
+      #expect(found.diagnosis.pattern == .escapedLiveStorage)
+      #expect(found.race.later.guarding == "outside the queue its call had used")
     }
 
     @Test func anAccessAfterItsCallReleasedALockIsAnAtomicReference() {
