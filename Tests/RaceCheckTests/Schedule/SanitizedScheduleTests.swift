@@ -41,7 +41,8 @@ final class PointerCounter: @unchecked Sendable {
   }
 
   static func spec(_ guarding: Guard) -> Spec<PointerCounter, Int> {
-    Spec("PointerCounter-\(guarding.rawValue)", make: { PointerCounter(guarding) }, model: 0) {
+    let make: @Sendable () -> PointerCounter = { PointerCounter(guarding) }
+    return Spec("PointerCounter-\(guarding.rawValue)", make: make, model: 0) {
       Operation("increment", perform: { (counter: PointerCounter) in counter.increment() }) {
         (state: inout Int) in state += 1
       }
