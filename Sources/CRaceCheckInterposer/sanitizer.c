@@ -117,18 +117,25 @@ static RC_THREAD_LOCAL bool released_lock;
 static RC_THREAD_LOCAL int32_t queues_left_count;
 static RC_THREAD_LOCAL uint32_t queues_left[RC_RACE_BLOCKS];
 
-/* Each runner thread's current call and whether it synchronized yet, which a report reads
- * for the earlier access, made on another thread. */
-enum { RC_CALL_FACTS = 128 };
-static struct {
+/* Whether each call of each runner thread synchronized yet, which a report reads for the
+ * earlier access, made on another thread that may have gone on to later calls since. A call
+ * has the slot of its index; a thread makes far fewer calls in one invocation. */
+enum { RC_CALL_THREADS = 64, RC_CALL_SLOTS = 256 };
+typedef struct rc_call_fact {
   _Atomic int64_t call_index;
   _Atomic int32_t synchronized;
-} call_facts[RC_CALL_FACTS];
+} rc_call_fact;
+static rc_call_fact call_facts[RC_CALL_THREADS][RC_CALL_SLOTS];
+
+/* The fact of `thread`'s call `index`, or NULL for a thread past the table. */
+static rc_call_fact *call_fact(int32_t thread, int64_t index) {
+  if (thread < 0 || thread >= RC_CALL_THREADS || index < 0) return 0;
+  return &call_facts[thread][index % RC_CALL_SLOTS];
+}
 
 static void call_synchronized(void) {
-  if (call_thread >= 0 && call_thread < RC_CALL_FACTS) {
-    atomic_store_explicit(&call_facts[call_thread].synchronized, 1, memory_order_relaxed);
-  }
+  rc_call_fact *fact = call_fact(call_thread, call_index);
+  if (fact) atomic_store_explicit(&fact->synchronized, 1, memory_order_relaxed);
 }
 
 static void push(const void *pc) {
@@ -161,9 +168,10 @@ void rc_sanitizer_call_begins(int32_t thread, int64_t index) {
   call_index = index;
   released_lock = false;
   queues_left_count = 0;
-  if (thread >= 0 && thread < RC_CALL_FACTS) {
-    atomic_store_explicit(&call_facts[thread].synchronized, 0, memory_order_relaxed);
-    atomic_store_explicit(&call_facts[thread].call_index, index, memory_order_relaxed);
+  rc_call_fact *fact = call_fact(thread, index);
+  if (fact) {
+    atomic_store_explicit(&fact->synchronized, 0, memory_order_relaxed);
+    atomic_store_explicit(&fact->call_index, index, memory_order_relaxed);
   }
   push_call(thread, index, false);
 }
@@ -580,10 +588,9 @@ RC_UNINSTRUMENTED __attribute__((used, visibility("default"))) bool rc_sanitizer
   for (int i = 0; i < queues_left_count && i < RC_RACE_BLOCKS; i++) later->queues_left[i] = queues_left[i];
   /* The earlier access's call may have synchronized since; if it had not yet, it had not before. */
   rc_race_access *earlier = &record->accesses[1];
-  int32_t thread = earlier->runner_thread;
-  if (thread >= 0 && thread < RC_CALL_FACTS && earlier->call_index >= 0
-      && atomic_load_explicit(&call_facts[thread].call_index, memory_order_relaxed) == earlier->call_index) {
-    earlier->call_synchronized = atomic_load_explicit(&call_facts[thread].synchronized, memory_order_relaxed);
+  rc_call_fact *fact = call_fact(earlier->runner_thread, earlier->call_index);
+  if (fact && atomic_load_explicit(&fact->call_index, memory_order_relaxed) == earlier->call_index) {
+    earlier->call_synchronized = atomic_load_explicit(&fact->synchronized, memory_order_relaxed);
   }
   atomic_store_explicit(&log->count, taken + 1, memory_order_release);
   return true;
