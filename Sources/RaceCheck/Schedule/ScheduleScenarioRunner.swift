@@ -46,13 +46,20 @@ final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>: Scenari
     let checker = OutcomeChecker(
       initial: spec.model, steps: prepared.steps, columnRanges: prepared.columnRanges)
     var result = RunResult()
+    var unnamedRace: (report: rc_race_record, history: History)?
     let schedules = request.replaying == nil ? request.invocations : 1
     for index in 0..<schedules {
       if let deadline = request.deadline, index > 0, MonotonicClock.now() > deadline { break }
       observer?.invocationStarts(scenario: sequence, invocation: index)
       races?.invocationStarts()
       guard let outcome = runner.run(schedule: index) else { break }
-      let report = races?.takeReport()
+      // A race the sanitizer names only by family waits for the end of the run: a later
+      // schedule may show the scheduler's own account of it, which names more.
+      var report = races?.takeReport()
+      if let unnamed = report, SanitizerRace.dataRace(of: unnamed).diagnosis.pattern == .dataRace {
+        if unnamedRace == nil { unnamedRace = (unnamed, runner.history(of: outcome)) }
+        report = nil
+      }
       result.invocations += 1
       result.overlappingInvocations += 1
       if request.replaying != nil { result.replayedTrace = outcome.trace }
@@ -70,12 +77,18 @@ final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>: Scenari
         if request.untilFirstFailure { break }
       }
     }
+    if result.failure == nil, let (report, history) = unnamedRace {
+      let (evidence, diagnosis) = sanitizerFailure(
+        report, scenario: request.scenario, history: history)
+      result.failure = ObservedFailure(evidence: evidence, diagnosis: diagnosis)
+      result.failures += 1
+    }
     result.distinctOutcomes = checker.searches
     result.divergence = runner.divergence
     return result
   }
 
-  /// The failure `outcome` shows, or nil when it has a linearization; `report` is Thread Sanitizer's of the same schedule.
+  /// The failure `outcome` shows, or nil when it has a linearization; `report` is Thread Sanitizer's specific one of the same schedule.
   private func failure(
     of outcome: ScheduleRunner<Subject, Model>.Outcome, report: rc_race_record?,
     scenario: Scenario, runner: ScheduleRunner<Subject, Model>, checker: OutcomeChecker<Model>
@@ -95,16 +108,14 @@ final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>: Scenari
     } else if let race = outcome.race {
       evidence = .dataRace(history)
       diagnosis = race.diagnosis
-    } else if let report, SanitizerRace.dataRace(of: report).diagnosis.pattern != .dataRace {
+    } else if let report {
       // A race on state the scheduler does not see, which the sanitizer does.
       (evidence, diagnosis) = sanitizerFailure(report, scenario: scenario, history: history)
     } else {
       switch checker.check(outcome.record) {
       case .linearizable, .undecided:
-        // Without a deadline the search always decides. A race the sanitizer names only by
-        // family is the failure of results that are fine.
-        guard let report else { return nil }
-        (evidence, diagnosis) = sanitizerFailure(report, scenario: scenario, history: history)
+        // Without a deadline the search always decides.
+        return nil
       case .notLinearizable(let prefix, let state):
         evidence = .nonLinearizable(
           history,
