@@ -83,6 +83,9 @@ __asm__(".pushsection .text\n"
         ".popsection\n");
 extern const char racecheck_interposer_marks[];
 
+/* The functions that push or pop marks are not instrumented themselves: a frame of their
+ * own, popped as they return, would pop the mark they pushed instead. */
+
 /* What each digit of a mark says. A block pushes its header, then its queue's serial
  * number a byte at a time; a call pushes its header (the runner thread), then its index. */
 enum {
@@ -138,7 +141,7 @@ static void call_synchronized(void) {
   if (fact) atomic_store_explicit(&fact->synchronized, 1, memory_order_relaxed);
 }
 
-static void push(const void *pc) {
+RC_NOT_SANITIZED static void push(const void *pc) {
 #if RC_SANITIZER
   __tsan_func_entry((void *)pc);
 #else
@@ -146,23 +149,23 @@ static void push(const void *pc) {
 #endif
 }
 
-static void pop(void) {
+RC_NOT_SANITIZED static void pop(void) {
 #if RC_SANITIZER
   __tsan_func_exit();
 #endif
 }
 
-static void push_call(int32_t thread, int64_t index, bool async_block) {
+RC_NOT_SANITIZED static void push_call(int32_t thread, int64_t index, bool async_block) {
   push(mark(RC_MARK_CALL, (unsigned)(thread & 0x7F) | (async_block ? RC_MARK_ASYNC : 0)));
   push(mark(RC_MARK_CALL_INDEX, (unsigned)index));
   push(mark(RC_MARK_CALL_INDEX + 1, (unsigned)(index >> 8)));
 }
 
-static void pop_call(void) {
+RC_NOT_SANITIZED static void pop_call(void) {
   for (int i = 0; i < 3; i++) pop();
 }
 
-void rc_sanitizer_call_begins(int32_t thread, int64_t index) {
+RC_NOT_SANITIZED void rc_sanitizer_call_begins(int32_t thread, int64_t index) {
   if (!RC_SANITIZER) return;
   call_thread = thread;
   call_index = index;
@@ -176,7 +179,7 @@ void rc_sanitizer_call_begins(int32_t thread, int64_t index) {
   push_call(thread, index, false);
 }
 
-void rc_sanitizer_call_ends(void) {
+RC_NOT_SANITIZED void rc_sanitizer_call_ends(void) {
   if (!RC_SANITIZER) return;
   pop_call();
   call_thread = -1;
@@ -311,7 +314,8 @@ void rc_sanitizer_block_finished(const rc_block_marks *marks) {
   if (marks->call_index >= 0) atomic_fetch_sub_explicit(&pending_blocks, 1, memory_order_release);
 }
 
-void rc_sanitizer_block_begins(const rc_block_marks *marks, rc_block_state *saved, bool other_thread) {
+RC_NOT_SANITIZED void rc_sanitizer_block_begins(
+    const rc_block_marks *marks, rc_block_state *saved, bool other_thread) {
   saved->call_thread = call_thread;
   saved->call_index = call_index;
   saved->released_lock = released_lock;
@@ -327,7 +331,8 @@ void rc_sanitizer_block_begins(const rc_block_marks *marks, rc_block_state *save
   for (int i = 0; i < 4; i++) push(marks->pcs[i]);
 }
 
-void rc_sanitizer_block_ends(const rc_block_marks *marks, const rc_block_state *saved, bool other_thread) {
+RC_NOT_SANITIZED void rc_sanitizer_block_ends(
+    const rc_block_marks *marks, const rc_block_state *saved, bool other_thread) {
   for (int i = 0; i < 4; i++) pop();
   if (other_thread && marks->call_index >= 0) pop_call();
   call_thread = saved->call_thread;

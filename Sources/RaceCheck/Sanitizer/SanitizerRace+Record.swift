@@ -8,11 +8,14 @@ extension SanitizerRace {
   }
 
   /// Decodes `record`: ties each access to `scenario`'s calls, symbolizes its stack through `stacks`, and names the race.
-  static func decoded(_ record: rc_race_record, scenario: Scenario, stacks: SanitizerStacks)
-    -> Decoded
-  {
+  ///
+  /// `cell` names the state at the race's address, when the scheduler knows it.
+  static func decoded(
+    _ record: rc_race_record, scenario: Scenario, stacks: SanitizerStacks, cell: String? = nil
+  ) -> Decoded {
     let calls = scenario.allCalls
-    let race = dataRace(of: record)
+    var race = dataRace(of: record)
+    if let cell { race.cell = cell }
     let modules = Self.modules(of: record)
     func access(_ access: rc_race_access, _ named: DataRace.Access) -> Access {
       let call =

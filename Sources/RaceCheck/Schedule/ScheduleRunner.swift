@@ -20,6 +20,8 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
     var findings: [Finding]
     var readsAfterLeaving: [ControlledScheduler.ReadAfterLeaving]
     var error: (call: Int, error: any Error)?
+    /// The name of the stored property or cell at an address the schedule accessed, if it has one.
+    var nameOfCell: (UInt) -> String?
   }
 
   private let spec: Spec<Subject, Model>
@@ -80,7 +82,7 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
       index: index, record: state.record, returned: state.returned, trace: scheduler.trace,
       race: scheduler.race, deadlock: scheduler.deadlock, cutOff: scheduler.cutOff,
       findings: scheduler.findings, readsAfterLeaving: scheduler.readsAfterLeaving,
-      error: state.error)
+      error: state.error, nameOfCell: { [scheduler] in scheduler.variables[$0]?.name })
   }
 
   /// What the controlled threads of one schedule record; only the running thread touches it.

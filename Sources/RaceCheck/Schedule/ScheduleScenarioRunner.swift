@@ -46,7 +46,8 @@ final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>: Scenari
     let checker = OutcomeChecker(
       initial: spec.model, steps: prepared.steps, columnRanges: prepared.columnRanges)
     var result = RunResult()
-    var unnamedRace: (report: rc_race_record, history: History)?
+    var unnamedRace:
+      (report: rc_race_record, history: History, outcome: ScheduleRunner<Subject, Model>.Outcome)?
     let schedules = request.replaying == nil ? request.invocations : 1
     for index in 0..<schedules {
       if let deadline = request.deadline, index > 0, MonotonicClock.now() > deadline { break }
@@ -57,7 +58,7 @@ final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>: Scenari
       // schedule may show the scheduler's own account of it, which names more.
       var report = races?.takeReport()
       if let unnamed = report, SanitizerRace.dataRace(of: unnamed).diagnosis.pattern == .dataRace {
-        if unnamedRace == nil { unnamedRace = (unnamed, runner.history(of: outcome)) }
+        if unnamedRace == nil { unnamedRace = (unnamed, runner.history(of: outcome), outcome) }
         report = nil
       }
       result.invocations += 1
@@ -77,9 +78,9 @@ final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>: Scenari
         if request.untilFirstFailure { break }
       }
     }
-    if result.failure == nil, let (report, history) = unnamedRace {
+    if result.failure == nil, let (report, history, outcome) = unnamedRace {
       let (evidence, diagnosis) = sanitizerFailure(
-        report, scenario: request.scenario, history: history)
+        report, of: outcome, scenario: request.scenario, history: history)
       result.failure = ObservedFailure(evidence: evidence, diagnosis: diagnosis)
       result.failures += 1
     }
@@ -110,7 +111,8 @@ final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>: Scenari
       diagnosis = race.diagnosis
     } else if let report {
       // A race on state the scheduler does not see, which the sanitizer does.
-      (evidence, diagnosis) = sanitizerFailure(report, scenario: scenario, history: history)
+      (evidence, diagnosis) = sanitizerFailure(
+        report, of: outcome, scenario: scenario, history: history)
     } else {
       switch checker.check(outcome.record) {
       case .linearizable, .undecided:
@@ -147,10 +149,13 @@ final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>: Scenari
 
 extension ScheduleScenarioRunner {
   /// The failure a Thread Sanitizer report makes of a schedule that ran to its end.
-  fileprivate func sanitizerFailure(_ report: rc_race_record, scenario: Scenario, history: History)
-    -> (Evidence, Diagnosis)
-  {
-    let decoded = SanitizerRace.decoded(report, scenario: scenario, stacks: raceStacks)
+  fileprivate func sanitizerFailure(
+    _ report: rc_race_record, of outcome: ScheduleRunner<Subject, Model>.Outcome,
+    scenario: Scenario, history: History
+  ) -> (Evidence, Diagnosis) {
+    let decoded = SanitizerRace.decoded(
+      report, scenario: scenario, stacks: raceStacks,
+      cell: outcome.nameOfCell(UInt(report.accesses.0.address)))
     return (.sanitizerRace(decoded.race, .finished(history)), decoded.diagnosis)
   }
 }
