@@ -3,8 +3,7 @@
  * stacks, the serial numbers that tell queues apart in them, and the report hook
  * that decodes them into the race log. See CRaceCheckSanitizer.h.
  *
- * The functions that touch the log, the label table or a report are built without
- * instrumentation: they run inside Thread Sanitizer's report, where an instrumented
+ * The functions that touch the log, the label table or a report are not sanitized: they run inside Thread Sanitizer's report, where an instrumented
  * access or an intercepted call could start another report, and their shared data is
  * ordered by the log's atomic count, which the sanitizer does not need to see.
  */
@@ -23,7 +22,6 @@ void __tsan_read1_pc(void *address, void *pc);
 void __tsan_write1_pc(void *address, void *pc);
 void *dispatch_queue_get_specific(void *queue, const void *key);
 void dispatch_queue_set_specific(void *queue, const void *key, void *context, void (*destructor)(void *));
-#define RC_UNINSTRUMENTED __attribute__((no_sanitize("thread"), noinline))
 #endif
 
 bool rc_sanitizer_is_active(void) { return RC_SANITIZER; }
@@ -233,7 +231,7 @@ static uint32_t next_serial(void) {
 }
 
 #if RC_SANITIZER
-RC_UNINSTRUMENTED static void note_label(uint32_t serial, const char *label) {
+RC_NOT_SANITIZED static void note_label(uint32_t serial, const char *label) {
   size_t slot = serial % RC_LABELS;
   atomic_store_explicit(&labels[slot].serial, 0, memory_order_relaxed);
   size_t i = 0;
@@ -436,26 +434,26 @@ const char *__tsan_default_options(void) {
   return "suppress_equal_stacks=0:suppress_equal_addresses=0";
 }
 
-RC_UNINSTRUMENTED static void copy_text(char *destination, size_t capacity, const char *source) {
+RC_NOT_SANITIZED static void copy_text(char *destination, size_t capacity, const char *source) {
   size_t i = 0;
   for (; source && source[i] && i + 1 < capacity; i++) destination[i] = source[i];
   destination[i] = 0;
 }
 
-RC_UNINSTRUMENTED static bool same_text(const char *a, const char *b) {
+RC_NOT_SANITIZED static bool same_text(const char *a, const char *b) {
   size_t i = 0;
   for (; a[i] && a[i] == b[i]; i++) {
   }
   return a[i] == b[i];
 }
 
-RC_UNINSTRUMENTED static void clear(void *memory, size_t size) {
+RC_NOT_SANITIZED static void clear(void *memory, size_t size) {
   volatile char *bytes = memory;
   for (size_t i = 0; i < size; i++) bytes[i] = 0;
 }
 
 /* The index of `path` in the record's module table, added if new; -1 when full. */
-RC_UNINSTRUMENTED static int8_t module_index(rc_race_record *record, const char *path) {
+RC_NOT_SANITIZED static int8_t module_index(rc_race_record *record, const char *path) {
   for (int i = 0; i < record->module_count; i++) {
     if (same_text(record->modules[i], path)) return (int8_t)i;
   }
@@ -464,7 +462,7 @@ RC_UNINSTRUMENTED static int8_t module_index(rc_race_record *record, const char 
   return (int8_t)record->module_count++;
 }
 
-RC_UNINSTRUMENTED static void label_of(uint32_t serial, char *destination) {
+RC_NOT_SANITIZED static void label_of(uint32_t serial, char *destination) {
   size_t slot = serial % RC_LABELS;
   destination[0] = 0;
   if (serial == 0 || atomic_load_explicit(&labels[slot].serial, memory_order_acquire) != serial) return;
@@ -472,7 +470,7 @@ RC_UNINSTRUMENTED static void label_of(uint32_t serial, char *destination) {
 }
 
 /* Turns a report's stack into frames, blocks and a call: marks become values. */
-RC_UNINSTRUMENTED static void decode_stack(
+RC_NOT_SANITIZED static void decode_stack(
     rc_race_record *record, rc_race_access *access, void *const *trace, int count) {
   unsigned digits[RC_MARK_DIGITS] = {0};
   rc_race_block found[RC_RACE_BLOCKS];
@@ -515,7 +513,7 @@ RC_UNINSTRUMENTED static void decode_stack(
   access->block_count = blocks;
 }
 
-RC_UNINSTRUMENTED static bool starts_with(const char *text, const char *prefix) {
+RC_NOT_SANITIZED static bool starts_with(const char *text, const char *prefix) {
   size_t i = 0;
   for (; prefix[i]; i++) {
     if (text[i] != prefix[i]) return false;
@@ -525,7 +523,7 @@ RC_UNINSTRUMENTED static bool starts_with(const char *text, const char *prefix) 
 
 /* A report of two accesses: a data race, a race on a Swift access the compiler announced
  * (an "external" race), or one whose earlier access freed the memory. */
-RC_UNINSTRUMENTED static bool is_race(const char *description) {
+RC_NOT_SANITIZED static bool is_race(const char *description) {
   return starts_with(description, "data-race") || starts_with(description, "external-race")
       || starts_with(description, "heap-use-after-free");
 }
@@ -536,7 +534,7 @@ RC_UNINSTRUMENTED static bool is_race(const char *description) {
 bool rc_sanitizer_on_report(const void *report, bool suppressed) __asm__(
     "_ZN6__tsan8OnReportEPKNS_10ReportDescEb");
 
-RC_UNINSTRUMENTED __attribute__((used, visibility("default"))) bool rc_sanitizer_on_report(
+RC_NOT_SANITIZED __attribute__((used, visibility("default"))) bool rc_sanitizer_on_report(
     const void *report, bool suppressed) {
   if (suppressed || !rc_sanitizer_armed()) return suppressed;
   void *opaque = (void *)report;
