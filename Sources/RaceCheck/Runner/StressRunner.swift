@@ -251,6 +251,16 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
       }
       if stopAtFirstFailure { break }
     }
+    // On a busy machine a block may not have run by the end of the wait: before results that
+    // failed are reported, the blocks of their invocation get longer to show a race it names.
+    if stopAtFirstFailure, let races, let failure = result.firstFailure, result.firstRace == nil {
+      races.waitForPendingBlocks(upTo: SanitizerRaceLog.failingBlocksWait)
+      if let report = races.takeReport(),
+        SanitizerRace.dataRace(of: report).diagnosis.pattern != .dataRace
+      {
+        result.firstRace = (report, failure.history)
+      }
+    }
     // A race named by family alone, with no failure that says more, is the failure still.
     if result.firstRace == nil, result.firstFailure == nil, let unnamedRace {
       result.firstRace = unnamedRace

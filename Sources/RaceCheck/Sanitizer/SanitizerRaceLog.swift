@@ -37,20 +37,26 @@ final class SanitizerRaceLog {
 
   /// How long the end of an invocation waits for the async blocks its calls submitted.
   static let pendingBlocksWait = Duration.seconds(1)
+  /// How long a failing invocation's blocks get before its results are reported instead of a race in them.
+  static let failingBlocksWait = Duration.seconds(5)
   /// Set once blocks outlived the wait: they may never finish, and waiting again would only slow every invocation.
   private var blocksOutliveInvocations = false
 
   /// Waits, up to ``pendingBlocksWait``, until every async block the calls submitted has run: a race in a block is reported only when it runs.
   func waitForPendingBlocks() {
     guard !blocksOutliveInvocations else { return }
-    let deadline = MonotonicClock.now() + Self.pendingBlocksWait.nanoseconds
+    if !waitForPendingBlocks(upTo: Self.pendingBlocksWait) { blocksOutliveInvocations = true }
+  }
+
+  /// Waits up to `limit` for the pending async blocks; false when some still had not run.
+  @discardableResult
+  func waitForPendingBlocks(upTo limit: Duration) -> Bool {
+    let deadline = MonotonicClock.now() + limit.nanoseconds
     while rc_sanitizer_pending_blocks() > 0 {
-      if MonotonicClock.now() > deadline {
-        blocksOutliveInvocations = true
-        return
-      }
+      if MonotonicClock.now() > deadline { return false }
       sched_yield()
     }
+    return true
   }
 
   /// The first report made since the last call, if any; later ones are the same race seen again, or its echoes.
