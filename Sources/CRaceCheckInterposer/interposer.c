@@ -53,7 +53,7 @@ void *rc_interposer_original(const char *name) {
   return interceptor ? interceptor : dlsym(RTLD_NEXT, name);
 }
 
-void *rc_resolve(const char *name, void *_Atomic *slot) {
+RC_NOT_SANITIZED void *rc_resolve(const char *name, void *_Atomic *slot) {
   void *function = rc_interposer_original(name);
   if (function == 0) {
     /* No stdio: this may run before anything is set up, or inside malloc's caller. */

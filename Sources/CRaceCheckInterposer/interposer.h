@@ -40,21 +40,21 @@ extern RC_THREAD_LOCAL const rc_interposer_hooks *rc_hooks;
  * rc_sanitizer_release); every change of mode goes through here. */
 void rc_sanitizer_mode_changes(rc_thread_mode mode);
 
-static inline void rc_set_mode(rc_thread_mode mode) {
+RC_NOT_SANITIZED static inline void rc_set_mode(rc_thread_mode mode) {
 #if RC_SANITIZER
   rc_sanitizer_mode_changes(mode);
 #endif
   rc_mode = mode;
 }
 
-static inline const rc_interposer_hooks *rc_enter_hooks(void) {
+RC_NOT_SANITIZED static inline const rc_interposer_hooks *rc_enter_hooks(void) {
   if (__builtin_expect(rc_mode != RC_MODE_SUBJECT, 1)) return 0;
   const rc_interposer_hooks *hooks = rc_hooks;
   if (hooks) rc_set_mode(RC_MODE_SCHEDULER);
   return hooks;
 }
 
-static inline void rc_leave_hooks(void) { rc_set_mode(RC_MODE_SUBJECT); }
+RC_NOT_SANITIZED static inline void rc_leave_hooks(void) { rc_set_mode(RC_MODE_SUBJECT); }
 
 /* Runs `call`, a real primitive the scheduler's code takes for the code under test, where the
  * sanitizer sees it: the lock a thread then holds is one a race report names. */
@@ -75,7 +75,7 @@ void rc_sanitizer_visible_end(void);
 /* Whether the calling thread runs code under test: the one test on the forwarding path.
  * The hot entry points test it and tail-call the original, keeping their slow path in a
  * function of its own, so that forwarding needs no stack frame. */
-static inline bool rc_is_subject(void) {
+RC_NOT_SANITIZED static inline bool rc_is_subject(void) {
   return __builtin_expect(rc_mode == RC_MODE_SUBJECT, 0);
 }
 
@@ -88,7 +88,7 @@ void *rc_resolve(const char *name, void *_Atomic *slot);
 /* Declares rc_real_<name>(), which returns the original of `name`, found once. */
 #define RC_ORIGINAL(name)                                                          \
   static void *_Atomic rc_original_slot_##name;                                   \
-  static inline __typeof__(&name) rc_real_##name(void) {                          \
+  RC_NOT_SANITIZED static inline __typeof__(&name) rc_real_##name(void) {         \
     void *function = atomic_load_explicit(&rc_original_slot_##name, memory_order_relaxed); \
     if (__builtin_expect(function == 0, 0))                                        \
       function = rc_resolve(#name, &rc_original_slot_##name);                     \
@@ -103,7 +103,7 @@ void *rc_resolve(const char *name, void *_Atomic *slot);
 #define RC_FIRST_CALL(result, name, parameters, arguments)                         \
   static __typeof__(name) rc_first_call_##name;                                   \
   static __typeof__(&name) _Atomic rc_forward_##name = rc_first_call_##name;      \
-  RC_COLD static result rc_first_call_##name parameters {                          \
+  RC_COLD RC_NOT_SANITIZED static result rc_first_call_##name parameters {         \
     __typeof__(&name) original = rc_real_##name();                                \
     atomic_store_explicit(&rc_forward_##name, original, memory_order_relaxed);     \
     return original arguments;                                                     \

@@ -63,7 +63,7 @@ static int note_runtime_library(struct dl_phdr_info *info, size_t size, void *co
 static atomic_flag filling_runtime_ranges = ATOMIC_FLAG_INIT;
 
 /* Whether `pc`, a return address, is in the Swift runtime's code. */
-static bool called_by_runtime(const void *pc) {
+RC_NOT_SANITIZED static bool called_by_runtime(const void *pc) {
   int count = atomic_load_explicit(&runtime_range_count, memory_order_acquire);
   if (count < 0) {
     /* The first caller fills the table; any other waits for it (no mutex: this is one). */
@@ -131,10 +131,13 @@ RC_FIRST_CALL(int, pthread_mutex_lock, (pthread_mutex_t * mutex), (mutex))
 RC_FIRST_CALL(int, pthread_mutex_trylock, (pthread_mutex_t * mutex), (mutex))
 RC_FIRST_CALL(int, pthread_mutex_unlock, (pthread_mutex_t * mutex), (mutex))
 
+/* Not sanitized, the entry points and what they call on the forwarding path: a thread's
+ * key destructors (libunwind's among them) lock mutexes after the sanitizer finished the
+ * thread, when a frame of the sanitizer's own would crash it. */
 #if RC_SANITIZER
 /* Under Thread Sanitizer a race report says whether the thread held a lock, and whether its
  * call had released one: the forwarding path counts the locks of code that is not the runtime's. */
-static int counted(int result, bool taken, const void *caller) {
+RC_NOT_SANITIZED static int counted(int result, bool taken, const void *caller) {
   if (result == 0 && rc_sanitizer_armed() && !called_by_runtime(caller)) {
     if (taken) {
       rc_sanitizer_locked();
@@ -150,23 +153,23 @@ static int counted(int result, bool taken, const void *caller) {
 #define RC_FORWARD_COUNTED(name, taken, ...) RC_FORWARD(name, __VA_ARGS__)
 #endif
 
-int pthread_mutex_lock(pthread_mutex_t *mutex) {
+RC_NOT_SANITIZED int pthread_mutex_lock(pthread_mutex_t *mutex) {
   if (rc_is_subject()) return mutex_lock_scheduled(mutex, __builtin_return_address(0));
   RC_FORWARD_COUNTED(pthread_mutex_lock, true, mutex);
 }
 
-int pthread_mutex_trylock(pthread_mutex_t *mutex) {
+RC_NOT_SANITIZED int pthread_mutex_trylock(pthread_mutex_t *mutex) {
   if (rc_is_subject()) return mutex_trylock_scheduled(mutex, __builtin_return_address(0));
   RC_FORWARD_COUNTED(pthread_mutex_trylock, true, mutex);
 }
 
-int pthread_mutex_unlock(pthread_mutex_t *mutex) {
+RC_NOT_SANITIZED int pthread_mutex_unlock(pthread_mutex_t *mutex) {
   if (rc_is_subject()) return mutex_unlock_scheduled(mutex, __builtin_return_address(0));
   RC_FORWARD_COUNTED(pthread_mutex_unlock, false, mutex);
 }
 
 /* Reader-writer locks, as mutexes are: the scheduler grants, then the real one is taken. */
-static int rwlock_lock(pthread_rwlock_t *lock, bool for_writing, const void *caller) {
+RC_NOT_SANITIZED static int rwlock_lock(pthread_rwlock_t *lock, bool for_writing, const void *caller) {
   const rc_interposer_hooks *hooks = hooks_for(caller);
   if (hooks == 0) {
     int result =
@@ -183,7 +186,7 @@ static int rwlock_lock(pthread_rwlock_t *lock, bool for_writing, const void *cal
   return result;
 }
 
-static int rwlock_trylock(pthread_rwlock_t *lock, bool for_writing, const void *caller) {
+RC_NOT_SANITIZED static int rwlock_trylock(pthread_rwlock_t *lock, bool for_writing, const void *caller) {
   const rc_interposer_hooks *hooks = hooks_for(caller);
   if (hooks == 0) {
     return for_writing ? rc_real_pthread_rwlock_trywrlock()(lock)
@@ -199,23 +202,23 @@ static int rwlock_trylock(pthread_rwlock_t *lock, bool for_writing, const void *
   return result;
 }
 
-int pthread_rwlock_rdlock(pthread_rwlock_t *lock) {
+RC_NOT_SANITIZED int pthread_rwlock_rdlock(pthread_rwlock_t *lock) {
   return rwlock_lock(lock, false, __builtin_return_address(0));
 }
 
-int pthread_rwlock_wrlock(pthread_rwlock_t *lock) {
+RC_NOT_SANITIZED int pthread_rwlock_wrlock(pthread_rwlock_t *lock) {
   return rwlock_lock(lock, true, __builtin_return_address(0));
 }
 
-int pthread_rwlock_tryrdlock(pthread_rwlock_t *lock) {
+RC_NOT_SANITIZED int pthread_rwlock_tryrdlock(pthread_rwlock_t *lock) {
   return rwlock_trylock(lock, false, __builtin_return_address(0));
 }
 
-int pthread_rwlock_trywrlock(pthread_rwlock_t *lock) {
+RC_NOT_SANITIZED int pthread_rwlock_trywrlock(pthread_rwlock_t *lock) {
   return rwlock_trylock(lock, true, __builtin_return_address(0));
 }
 
-int pthread_rwlock_unlock(pthread_rwlock_t *lock) {
+RC_NOT_SANITIZED int pthread_rwlock_unlock(pthread_rwlock_t *lock) {
   const rc_interposer_hooks *hooks = hooks_for(__builtin_return_address(0));
   if (hooks == 0) {
     int result = rc_real_pthread_rwlock_unlock()(lock);

@@ -36,7 +36,7 @@ void rc_sanitizer_arm(bool armed) {
   atomic_fetch_add_explicit(&armed_checks, armed ? 1 : -1, memory_order_relaxed);
 }
 
-bool rc_sanitizer_armed(void) {
+RC_NOT_SANITIZED bool rc_sanitizer_armed(void) {
   return atomic_load_explicit(&armed_checks, memory_order_relaxed) > 0;
 }
 
@@ -129,12 +129,12 @@ typedef struct rc_call_fact {
 static rc_call_fact call_facts[RC_CALL_THREADS][RC_CALL_SLOTS];
 
 /* The fact of `thread`'s call `index`, or NULL for a thread past the table. */
-static rc_call_fact *call_fact(int32_t thread, int64_t index) {
+RC_NOT_SANITIZED static rc_call_fact *call_fact(int32_t thread, int64_t index) {
   if (thread < 0 || thread >= RC_CALL_THREADS || index < 0) return 0;
   return &call_facts[thread][index % RC_CALL_SLOTS];
 }
 
-static void call_synchronized(void) {
+RC_NOT_SANITIZED static void call_synchronized(void) {
   rc_call_fact *fact = call_fact(call_thread, call_index);
   if (fact) atomic_store_explicit(&fact->synchronized, 1, memory_order_relaxed);
 }
@@ -190,9 +190,9 @@ int64_t rc_sanitizer_pending_blocks(void) {
   return atomic_load_explicit(&pending_blocks, memory_order_acquire);
 }
 
-void rc_sanitizer_locked(void) { locks_held++; }
+RC_NOT_SANITIZED void rc_sanitizer_locked(void) { locks_held++; }
 
-void rc_sanitizer_unlocked(void) {
+RC_NOT_SANITIZED void rc_sanitizer_unlocked(void) {
   if (locks_held > 0) locks_held--;
   released_lock = true;
   call_synchronized();
