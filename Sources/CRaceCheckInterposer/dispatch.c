@@ -299,10 +299,7 @@ static void sync_scheduled(
   rc_block_marks marks;
   rc_sanitizer_block_marks(&marks, described, barrier);
   rc_leave_hooks();
-  rc_block_state saved;
-  rc_sanitizer_block_begins(&marks, &saved, false);
-  function(context);
-  rc_sanitizer_block_ends(&marks, &saved, false);
+  rc_sanitizer_run_block(&marks, false, function, context);
   rc_sanitizer_left_queue(&marks);
   rc_set_mode(RC_MODE_SCHEDULER);
   rc_pop_current_queue();
@@ -332,10 +329,7 @@ static void async_scheduled(
 void rc_work_run(rc_work work) {
   rc_push_current_queue(work.queue);
   rc_thread_mode previous = rc_interposer_set_mode(RC_MODE_SUBJECT);
-  rc_block_state saved;
-  rc_sanitizer_block_begins(&work.marks, &saved, true);
-  work.function(work.context);
-  rc_sanitizer_block_ends(&work.marks, &saved, true);
+  rc_sanitizer_run_block(&work.marks, true, work.function, work.context);
   rc_set_mode(previous);
   rc_pop_current_queue();
 }
@@ -367,18 +361,12 @@ typedef struct rc_marked_work {
 
 static void run_marked_sync(void *argument) {
   rc_marked_work *work = argument;
-  rc_block_state saved;
-  rc_sanitizer_block_begins(&work->marks, &saved, false);
-  work->function(work->context);
-  rc_sanitizer_block_ends(&work->marks, &saved, false);
+  rc_sanitizer_run_block(&work->marks, false, work->function, work->context);
 }
 
 static void run_marked_async(void *argument) {
   rc_marked_work *work = argument;
-  rc_block_state saved;
-  rc_sanitizer_block_begins(&work->marks, &saved, true);
-  work->function(work->context);
-  rc_sanitizer_block_ends(&work->marks, &saved, true);
+  rc_sanitizer_run_block(&work->marks, true, work->function, work->context);
   rc_sanitizer_block_finished(&work->marks);
   if (work->group != 0) rc_real_dispatch_group_leave()(work->group);
   if (work->block != 0) _Block_release(work->block);

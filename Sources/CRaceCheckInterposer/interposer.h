@@ -121,14 +121,6 @@ const void *rc_current_queue(void);
 
 /* MARK: Thread Sanitizer (sanitizer.c); each does nothing in a build without it. */
 
-/* What running a block changes of its thread, restored when it ends. */
-typedef struct rc_block_state {
-  int32_t call_thread;
-  int64_t call_index;
-  bool released_lock;
-  int32_t queues_left_count;
-} rc_block_state;
-
 /* Whether some check takes reports now. */
 bool rc_sanitizer_armed(void);
 /* Gives a queue made through the interposer its serial number, and keeps its label. */
@@ -141,9 +133,10 @@ void rc_sanitizer_block_marks(rc_block_marks *marks, rc_queue queue, bool barrie
 void rc_sanitizer_block_submitted(const rc_block_marks *marks);
 /* An async block with these marks ran to its end. */
 void rc_sanitizer_block_finished(const rc_block_marks *marks);
-/* Around a block: `other_thread` when it runs on a thread other than its submitter's. */
-void rc_sanitizer_block_begins(const rc_block_marks *marks, rc_block_state *saved, bool other_thread);
-void rc_sanitizer_block_ends(const rc_block_marks *marks, const rc_block_state *saved, bool other_thread);
+/* Runs a block's `function` under its marks: `other_thread` when it runs on a thread other
+ * than its submitter's, where it belongs to the submitting call. */
+void rc_sanitizer_run_block(
+    const rc_block_marks *marks, bool other_thread, void (*function)(void *), void *context);
 /* The calling thread's call left the queue of a sync block it ran: state it read there may be used outside. */
 void rc_sanitizer_left_queue(const rc_block_marks *marks);
 /* A lock was taken, or given up, by code that is not the Swift runtime's. */

@@ -312,7 +312,15 @@ void rc_sanitizer_block_finished(const rc_block_marks *marks) {
   if (marks->call_index >= 0) atomic_fetch_sub_explicit(&pending_blocks, 1, memory_order_release);
 }
 
-RC_NOT_SANITIZED void rc_sanitizer_block_begins(
+/* What running a block changes of its thread, restored when it ends. */
+typedef struct rc_block_state {
+  int32_t call_thread;
+  int64_t call_index;
+  bool released_lock;
+  int32_t queues_left_count;
+} rc_block_state;
+
+RC_NOT_SANITIZED static void block_begins(
     const rc_block_marks *marks, rc_block_state *saved, bool other_thread) {
   saved->call_thread = call_thread;
   saved->call_index = call_index;
@@ -329,7 +337,7 @@ RC_NOT_SANITIZED void rc_sanitizer_block_begins(
   for (int i = 0; i < 4; i++) push(marks->pcs[i]);
 }
 
-RC_NOT_SANITIZED void rc_sanitizer_block_ends(
+RC_NOT_SANITIZED static void block_ends(
     const rc_block_marks *marks, const rc_block_state *saved, bool other_thread) {
   for (int i = 0; i < 4; i++) pop();
   if (other_thread && marks->call_index >= 0) pop_call();
@@ -337,6 +345,14 @@ RC_NOT_SANITIZED void rc_sanitizer_block_ends(
   call_index = saved->call_index;
   released_lock = saved->released_lock;
   if (other_thread) queues_left_count = saved->queues_left_count;
+}
+
+void rc_sanitizer_run_block(
+    const rc_block_marks *marks, bool other_thread, void (*function)(void *), void *context) {
+  rc_block_state saved;
+  block_begins(marks, &saved, other_thread);
+  function(context);
+  block_ends(marks, &saved, other_thread);
 }
 
 /* MARK: Schedule mode */

@@ -79,9 +79,7 @@ final class IsolatedRunner: ScenarioRunning {
         var failure = ObservedFailure(evidence: .death(evidence), signal: death.signal)
         // A race Thread Sanitizer named before the child died is the failure; the death came of
         // it. One it names only by family leaves the death to say more.
-        if let report = death.sanitizerReport,
-          SanitizerRace.dataRace(of: report).diagnosis.pattern != .dataRace
-        {
+        if let report = death.sanitizerReport, SanitizerRace.namesItsBug(report) {
           let decoded = SanitizerRace.decoded(
             report, scenario: request.scenario, stacks: raceStacks)
           failure = ObservedFailure(

@@ -220,7 +220,7 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
       // results show, which may name more.
       races?.waitForPendingBlocks()
       if let report = races?.takeReport() {
-        if SanitizerRace.dataRace(of: report).diagnosis.pattern != .dataRace {
+        if SanitizerRace.namesItsBug(report) {
           result.failures += 1
           if !concurrent || Self.threadsOverlapped(record, columnRanges) {
             result.concurrentInvocations += 1
@@ -265,12 +265,11 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     }
     // On a busy machine a block may not have run by the end of the wait: before results that
     // failed are reported, the blocks of their invocation get longer to show a race it names.
-    if stopAtFirstFailure, let races, let failure = result.firstFailure, result.firstRace == nil {
+    // (After the extra search above, that is the last invocation's blocks.)
+    if stopAtFirstFailure, let races, result.firstFailure != nil, result.firstRace == nil {
       races.waitForPendingBlocks(upTo: SanitizerRaceLog.failingBlocksWait)
-      if let report = races.takeReport(),
-        SanitizerRace.dataRace(of: report).diagnosis.pattern != .dataRace
-      {
-        result.firstRace = (report, failure.history)
+      if let report = races.takeReport(), SanitizerRace.namesItsBug(report) {
+        result.firstRace = (report, record.history(of: scenario.scenario))
       }
     }
     // A race named by family alone, with no failure that says more, is the failure still.

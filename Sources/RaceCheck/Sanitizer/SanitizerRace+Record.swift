@@ -35,6 +35,14 @@ extension SanitizerRace {
       diagnosis: race.diagnosis)
   }
 
+  /// Whether `record`'s race gets a name more specific than the `data-race` family.
+  ///
+  /// Every mode puts a race named only by family after a failure that may name more: the
+  /// results of the same run, a crash, or the scheduler's own account.
+  static func namesItsBug(_ record: rc_race_record) -> Bool {
+    dataRace(of: record).diagnosis.pattern != .dataRace
+  }
+
   /// The race `record` reports, with what guarded each access: the name comes from ``DataRace``, as in schedule mode.
   ///
   /// The guards are the queue blocks each stack's marks show and the locks the report says

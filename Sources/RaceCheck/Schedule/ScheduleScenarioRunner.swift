@@ -57,7 +57,7 @@ final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>: Scenari
       // A race the sanitizer names only by family waits for the end of the run: a later
       // schedule may show the scheduler's own account of it, which names more.
       var report = races?.takeReport()
-      if let unnamed = report, SanitizerRace.dataRace(of: unnamed).diagnosis.pattern == .dataRace {
+      if let unnamed = report, !SanitizerRace.namesItsBug(unnamed) {
         if unnamedRace == nil { unnamedRace = (unnamed, runner.history(of: outcome), outcome) }
         report = nil
       }
