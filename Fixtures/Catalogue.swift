@@ -5,8 +5,8 @@ import RaceCheck
 public struct Fixture: Sendable {
   /// The class's row in the catalogue of docs/catalogue.md.
   public let row: Int
-  /// The post the class comes from, as the number of its seed file, such as `"000"`.
-  public let post: String
+  /// The post the class comes from, as the number of its seed file, such as `"000"`; nil for a class written for racecheck.
+  public let post: String?
   /// The class's spec, with a summary and the expected verdict.
   public let target: Target
 }
@@ -53,6 +53,8 @@ public enum Catalogue {
     Fixture(row: 19, post: "003", target: atomicPropertyArray),
     Fixture(row: 21, post: "004", target: globalQueueBarrierArray),
     Fixture(row: 22, post: "004", target: reentrantSyncArray),
+    Fixture(row: 23, post: nil, target: trappingSubscriptArray),
+    Fixture(row: 24, post: nil, target: trappingSubscriptArrayUnsharedLock),
   ]
 }
 

@@ -77,6 +77,11 @@ extension Spec: SessionCheckable {
       if let problem = operation.validate(arguments) {
         return "operation '\(operation.name)' of '\(name)': \(problem)"
       }
+      if let requirement = operation.requirement, (try? requirement(model, arguments)) == nil {
+        return "operation '\(operation.name)' of '\(name)': the parameters of its requirement "
+          + "do not fit its arguments \(Value.list(arguments)): give it the model, then one "
+          + "parameter per generator"
+      }
     }
     return nil
   }

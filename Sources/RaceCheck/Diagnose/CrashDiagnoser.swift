@@ -13,6 +13,8 @@ struct CrashDiagnoser {
   let crashesSequentially: () -> Bool?
   /// A call of the spec's vocabulary `append`, with an argument its generator draws; nil when the spec has none.
   var append: Scenario.Call? = nil
+  /// Whether the spec's `get` traps out of range by contract (``Operation/requires(_:)``), so that no guard of its is in question.
+  var getTrapsByContract = false
   /// Runs a scenario of one thread in a fresh child and says how it ended; nil when it could not run.
   var runAlone: (Scenario) -> IndexGuardProbe.Run? = { _ in nil }
 
@@ -86,7 +88,7 @@ struct CrashDiagnoser {
 
   /// The read trap on an empty array, probed: the same read past the end of a non-empty array decides what it shows.
   private func emptyArrayReadTrap() -> EmptyArrayReadTrap? {
-    guard isIndexTrap, evidence.runnerThread != nil, let point = crashPoint,
+    guard isIndexTrap, !getTrapsByContract, evidence.runnerThread != nil, let point = crashPoint,
       let call = crashingCall, call.operation == "get", let index = call.arguments.first?.intValue,
       let elements = arrayAfter(sequentialPrefix(before: point)), elements.isEmpty
     else { return nil }

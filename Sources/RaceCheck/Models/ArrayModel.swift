@@ -39,6 +39,9 @@ public struct ArrayModel: HistoryModel {
 
   public var state: Value { .list(elements) }
 
+  /// The number of elements, for requirements such as `index < model.count`.
+  public var count: Int { elements.count }
+
   public static func step(_ operation: String, _ arguments: [Value]) throws(ModelError) -> Step {
     switch operation {
     case "count", "first", "last", "removeLast", "snapshot":

@@ -1,7 +1,5 @@
 extension DictionaryModel: KeyedHistoryModel {
   package func restricted(to key: String) -> DictionaryModel {
-    var part = DictionaryModel()
-    part.entries[key] = entries[key]
-    return part
+    DictionaryModel(entries.filter { Self.partName(of: $0.key) == key })
   }
 }

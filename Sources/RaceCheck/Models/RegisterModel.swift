@@ -16,7 +16,8 @@ public struct RegisterModel: HistoryModel {
     value = .null
   }
 
-  public init(state: Value) throws(ModelError) {
+  /// Creates a register holding `state`; any value is a register's state, so this cannot fail.
+  public init(state: Value) {
     value = state
   }
 

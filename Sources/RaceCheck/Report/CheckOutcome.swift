@@ -20,6 +20,8 @@ public enum InconclusiveReason: Sendable, Codable, Hashable, CustomStringConvert
   case littleOverlap(scenarios: Int, cap: Int)
   /// A signal (SIGINT or SIGTERM) stopped the check.
   case interrupted(signal: Int32)
+  /// In `scenarios` scenarios so many invocations trapped where the spec's requirements allow it that their budget was not reached.
+  case contractTraps(scenarios: Int, limit: Int)
 
   public var description: String {
     switch self {
@@ -30,6 +32,10 @@ public enum InconclusiveReason: Sendable, Codable, Hashable, CustomStringConvert
         + "reached the cap of \(cap) invocations before enough of them overlapped (a busy machine?)"
     case .interrupted(let signal):
       "interrupted by \(SignalName.name(of: signal))"
+    case .contractTraps(let scenarios, let limit):
+      "\(scenarios) scenario\(scenarios == 1 ? "" : "s") stopped after \(limit) invocations trapped "
+        + "where the spec's requirements allow it, short of the budget: give the operations "
+        + "arguments that are valid more often"
     }
   }
 }
@@ -48,6 +54,10 @@ public struct SearchSummary: Sendable, Codable, Hashable {
   public var distinctOutcomes: Int = 0
   /// The scenarios that reached the invocation cap before their count of overlapping invocations.
   public var cappedScenarios: Int = 0
+  /// The invocations that ended in a trap the spec's requirements allow, which the check excused.
+  public var contractTraps: Int = 0
+  /// The scenarios whose runs stopped short of their budget because too many invocations trapped by contract.
+  public var scenariosStoppedByContractTraps: Int = 0
 
   /// Creates an empty summary for a search of `plannedScenarios` scenarios.
   public init(plannedScenarios: Int = 0) {

@@ -40,9 +40,13 @@ extension CheckReport: CustomStringConvertible {
   /// What the search explored, as a pass or an inconclusive verdict states it.
   var searchDescription: String {
     let scenarios = "\(search.scenarios) of \(search.plannedScenarios) scenarios"
+    let traps =
+      search.contractTraps == 0
+      ? ""
+      : "; \(search.contractTraps) ended in a trap the spec's requirements allow, and were excused"
     if configuration.schedule != nil {
       return "\(scenarios), \(search.invocations) schedules, "
-        + "\(search.distinctOutcomes) distinct outcomes"
+        + "\(search.distinctOutcomes) distinct outcomes\(traps)"
     }
     // The budget counts overlapping invocations only, so more may run than --invocations says.
     let why =
@@ -50,7 +54,7 @@ extension CheckReport: CustomStringConvertible {
       ? " (the budget of \(configuration.invocations) per scenario counts only these)" : ""
     return "\(scenarios), \(search.invocations) invocations of which "
       + "\(search.overlappingInvocations) ran their threads at the same time\(why), "
-      + "\(search.distinctOutcomes) distinct outcomes"
+      + "\(search.distinctOutcomes) distinct outcomes\(traps)"
   }
 
   /// The line that says a signal stopped the check after it found its failure.

@@ -20,7 +20,7 @@ extension CheckSession {
         history, spec: spec, escapedReads: failure.schedule?.escapedReads ?? [])
     if diagnosis.pattern == .unclassified, case .nonLinearizable = failure.evidence,
       scenario.activeThreads > 1, ConcurrentOnlyFailure.applies(to: spec, scenario: scenario),
-      let inTurn = try? runner.run(
+      let inTurn = try? run(
         request(ConcurrentOnlyFailure.inTurn(scenario), index: index, invocations: invocationBudget)
       ), inTurn.failures == 0
     {
@@ -61,7 +61,7 @@ extension CheckSession {
         arrayAfter: { [spec] in (spec as any IsolatedCheckable).arrayElements(after: $0) },
         crashesSequentially: { [self] in
           guard
-            let result = try? runner.run(
+            let result = try? run(
               request(
                 ConcurrentOnlyFailure.inTurn(scenario), index: index, invocations: budget,
                 fresh: true))
@@ -70,7 +70,9 @@ extension CheckSession {
           return false
         })
       diagnoser.append = IndexGuardProbe.append(of: spec)
+      diagnoser.getTrapsByContract = spec.operation(named: "get")?.requirement != nil
       diagnoser.runAlone = { [self] probe in
+        // An experiment sees every trap: its read past the end is invalid on purpose.
         guard
           let result = try? runner.run(
             request(
@@ -88,7 +90,7 @@ extension CheckSession {
     var runs = 1
     while runs <= Self.extraDeathSamples, interruption?.signal == nil,
       best.1.anotherCrashMayTellMore(than: best.0.diagnosis),
-      let rerun = (try? runner.run(rerunRequest(scenario, index: index, invocations: budget)))?
+      let rerun = (try? run(rerunRequest(scenario, index: index, invocations: budget)))?
         .failure,
       rerun.evidence.crash != nil, let next = sample(rerun)
     {

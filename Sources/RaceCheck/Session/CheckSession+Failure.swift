@@ -57,7 +57,7 @@ extension CheckSession {
     var invocations = 0
     var failures = 0
     while failures == 0, invocations < 8 * budget, !isPastShrinkingTime(shrinkDeadline) {
-      guard let result = try? runner.run(request(scenario, index: index, invocations: budget))
+      guard let result = try? run(request(scenario, index: index, invocations: budget))
       else { break }
       invocations += max(1, result.invocations)
       failures += result.failures
@@ -119,7 +119,7 @@ extension CheckSession {
       request.hangTimeout = min(
         self.configuration.hangTimeout.seconds,
         max(0.1, Double(deadline - MonotonicClock.now()) / 1e9))
-      guard let found = (try? self.runner.run(request))?.failure, found.isSameBug(as: failure)
+      guard let found = (try? self.run(request))?.failure, found.isSameBug(as: failure)
       else { return nil }
       return found
     }
@@ -147,7 +147,7 @@ extension CheckSession {
   ) {
     if let crash = failure.evidence.crash { return (1, (crash.invocation ?? 0) + 1) }
     guard interruption?.signal == nil,
-      let result = try? runner.run(request(scenario, index: index, invocations: invocationBudget)),
+      let result = try? run(request(scenario, index: index, invocations: invocationBudget)),
       result.invocations > 0
     else { return (1, 1) }
     return (result.failures, result.invocations)
@@ -159,7 +159,7 @@ extension CheckSession {
   private func trace(of scenario: Scenario, index: Int, schedule: Int) -> InterleavingTrace? {
     var request = request(scenario, index: index, invocations: schedule + 1, fresh: true)
     request.tracedSchedule = schedule
-    return (try? runner.run(request))?.failure?.schedule?.trace
+    return (try? run(request))?.failure?.schedule?.trace
   }
 
   /// Writes the failure's repro file: the one place a repro is written.

@@ -17,7 +17,7 @@ extension CheckSession {
     do throws(RunError) {
       repeat {
         round.deadline = deadline
-        let result = try runner.run(round)
+        let result = try run(round)
         report.invocations += result.invocations
         report.failures += result.failures
         report.divergence = result.divergence

@@ -61,10 +61,12 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
         let request = RunRequest(
           scenario: scenario, seed: Self.scenarioSeed(seed, index: index),
           invocations: invocationBudget, untilFirstFailure: true, deadline: deadline)
-        let result = try runner.run(request)
+        let result = try run(request)
         report.search.invocations += result.invocations
         report.search.overlappingInvocations += result.overlappingInvocations
         report.search.distinctOutcomes += result.distinctOutcomes
+        report.search.contractTraps += result.contractTraps
+        if result.stoppedByContractTraps { report.search.scenariosStoppedByContractTraps += 1 }
         if let failure = result.failure {
           report.search.scenarios += 1
           let secondsToFind = seconds(since: started)
@@ -83,6 +85,7 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
         let cutByDeadline =
           deadline.map { MonotonicClock.now() > $0 } ?? false
           && result.overlappingInvocations < request.invocations && !result.capped
+          && !result.stoppedByContractTraps
         if !cutByDeadline { report.search.scenarios += 1 }
       }
     } catch {
@@ -92,6 +95,11 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
     if report.search.scenarios < report.search.plannedScenarios {
       report.outcome = .inconclusive(
         .timeLimit(scenarios: report.search.scenarios, planned: report.search.plannedScenarios))
+    } else if report.search.scenariosStoppedByContractTraps > 0 {
+      report.outcome = .inconclusive(
+        .contractTraps(
+          scenarios: report.search.scenariosStoppedByContractTraps,
+          limit: Self.contractTrapLimit))
     } else if report.search.cappedScenarios > 0 {
       report.outcome = .inconclusive(
         .littleOverlap(

@@ -45,6 +45,10 @@ struct RunResult: Codable, Sendable {
   var failures: Int = 0
   /// Whether the run stopped at the invocation cap before it reached its overlapping invocations.
   var capped: Bool = false
+  /// The invocations that ended in a trap the spec's requirements allow (``Operation/requires(_:)``), which the session excused.
+  var contractTraps: Int = 0
+  /// Whether so many invocations trapped by contract that the session stopped the run short of its budget.
+  var stoppedByContractTraps: Bool = false
   /// The first failure, if any.
   var failure: ObservedFailure?
   /// Schedule mode, replaying: where the run left the recorded schedule, if it did.

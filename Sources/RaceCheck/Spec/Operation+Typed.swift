@@ -1,16 +1,21 @@
 extension Operation {
   /// Creates an operation that returns a result, with its model-side counterpart.
   ///
+  /// The two sides may return different types: results are compared as recorded
+  /// ``Value``s, so a subject's `[Int]` matches a model's `[Value]` of the same integers.
+  ///
   /// - Parameters:
   ///   - name: The operation's name in reports.
   ///   - arguments: One generator per parameter of `perform` and `model`.
   ///   - perform: Calls the operation on the subject.
   ///   - model: Applies the operation to the sequential model and returns what it expects.
-  public init<each Argument: ValueConvertible, Result: ValueConvertible>(
+  public init<
+    each Argument: ValueConvertible, Result: ValueConvertible, ModelResult: ValueConvertible
+  >(
     _ name: String,
     _ arguments: repeat Generator<each Argument>,
     perform: @escaping @Sendable (Subject, repeat each Argument) throws -> Result,
-    model: @escaping @Sendable (inout Model, repeat each Argument) -> Result
+    model: @escaping @Sendable (inout Model, repeat each Argument) -> ModelResult
   ) {
     self.init(
       name: name,
@@ -31,7 +36,9 @@ extension Operation {
           }
         }
       },
-      validate: Self.decodes(name, repeat (each Argument).self))
+      validate: Self.decodes(
+        name, returning: Result.historyValueKinds, matching: ModelResult.historyValueKinds,
+        repeat (each Argument).self))
   }
 
   /// Creates an operation that returns nothing, with its model-side counterpart.
@@ -85,6 +92,21 @@ extension Operation {
       if type is AnyObject.Type { return true }
     }
     return false
+  }
+
+  /// Checks recorded arguments against the parameter types, and that the two sides' results can ever be equal.
+  static func decodes<each Argument: ValueConvertible>(
+    _ name: String, returning results: ValueKinds, matching modelResults: ValueKinds,
+    _ types: repeat (each Argument).Type
+  ) -> @Sendable ([Value]) -> ModelError? {
+    let decodes = Self.decodes(name, repeat each types)
+    return { values in
+      if results.isDisjoint(with: modelResults) {
+        return .wrongResult(
+          model: "spec's", operation: name, expected: modelResults, got: results)
+      }
+      return decodes(values)
+    }
   }
 
   static func decodes<each Argument: ValueConvertible>(

@@ -39,6 +39,12 @@ public struct Operation<Subject, Model: Hashable & Sendable>: Sendable {
   /// Says why recorded arguments do not fit the model, or nil when they do.
   let validate: @Sendable ([Value]) -> ModelError?
 
+  /// When the operation is valid, in terms of the model's state; nil when it always is.
+  ///
+  /// Set by ``requires(_:)``. It throws ``ArgumentMismatch`` when the recorded arguments
+  /// do not fit the condition's parameters.
+  var requirement: (@Sendable (Model, [Value]) throws -> Bool)? = nil
+
   init(
     name: String,
     mapsToVocabulary: Bool = false,

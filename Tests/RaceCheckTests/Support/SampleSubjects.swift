@@ -172,7 +172,7 @@ final class SerialDictionary: @unchecked Sendable {
         dictionary.set((dictionary.get(key) ?? 0) + 1, key)
       },
       model: { (state: inout DictionaryModel, key: String) in
-        state.entries[key] = .int((state.entries[key]?.intValue ?? 0) + 1)
+        state[key] = .int((state[key]?.intValue ?? 0) + 1)
       })
   }
 }

@@ -1,0 +1,46 @@
+import RaceCheck
+
+// MARK: - Rows written for racecheck
+
+// Classes written the way app developers write them, for what the posts do not cover:
+// operations that trap by contract, on the main thread, compound client updates and
+// completion handlers. docs/catalogue.md gives each row's reason.
+extension Catalogue {
+  /// Indices for the trapping array: narrow, so that early scenarios hit the slots that exist.
+  private static let slot = Generator<Int>.int(in: 0...3)
+
+  private static func trappingSubscriptArraySpec(name: String, sharesItsLock: Bool) -> Spec<
+    TrappingSubscriptArray, ArrayModel
+  > {
+    let make: @Sendable () -> TrappingSubscriptArray = {
+      TrappingSubscriptArray(sharesItsLock: sharesItsLock)
+    }
+    return Spec(name, make: make, model: ArrayModel()) {
+      Operation("count") { (array: TrappingSubscriptArray) in array.count }
+      Operation("get", slot) { (array: TrappingSubscriptArray, index: Int) in array[index] }
+        .requires { (model: ArrayModel, index: Int) in index < model.count }
+      Operation("append", .int(in: 0...3)) { (array: TrappingSubscriptArray, x: Int) in
+        array.append(x)
+      }
+      Operation("remove", slot) { (array: TrappingSubscriptArray, index: Int) in
+        _ = array.remove(at: index)
+      }
+      .requires { (model: ArrayModel, index: Int) in index < model.count }
+    }
+  }
+
+  static var trappingSubscriptArray: Target {
+    Target(
+      trappingSubscriptArraySpec(name: "TrappingSubscriptArray", sharesItsLock: true),
+      summary: "a locked array whose subscript and remove(at:) trap out of range, as Array's do",
+      expectation: .pass)
+  }
+
+  static var trappingSubscriptArrayUnsharedLock: Target {
+    Target(
+      trappingSubscriptArraySpec(name: "TrappingSubscriptArrayUnsharedLock", sharesItsLock: false),
+      summary:
+        "TrappingSubscriptArray whose lock is made anew on every access, so nothing excludes",
+      expectation: .fail(.dataRace, or: [.unclassified]))
+  }
+}
