@@ -43,4 +43,26 @@ extension Catalogue {
         "TrappingSubscriptArray whose lock is made anew on every access, so nothing excludes",
       expectation: .fail(.dataRace, or: [.unclassified]))
   }
+
+  static var compoundClientUpdate: Target {
+    typealias Counts = SerialQueueDictionary<String, Int>
+    let key = Generator.element(of: ["a", "b"])
+    let spec = Spec("CompoundClientUpdate", make: Counts.init, model: DictionaryModel()) {
+      Operation("get", key) { (counts: Counts, key: String) in counts[key] }
+      Operation("set", key, .int(in: 0...3)) { (counts: Counts, key: String, value: Int) in
+        counts[key] = value
+      }
+      // The client's update: two calls into the dictionary, each atomic, the pair not.
+      Operation(
+        "increment", key,
+        perform: { (counts: Counts, key: String) in counts[key] = (counts[key] ?? 0) + 1 },
+        model: { (model: inout DictionaryModel, key: String) in
+          model[key] = .int((model[key]?.intValue ?? 0) + 1)
+        })
+    }
+    return Target(
+      spec,
+      summary: "a serial-queue dictionary updated by its client as d[k] = (d[k] ?? 0) + 1",
+      expectation: .fail(.nonAtomicCompoundUpdate))
+  }
 }

@@ -34,6 +34,7 @@ public enum Catalogue {
     Fixture(row: 16, post: "003", target: atomicCounter),
     Fixture(row: 17, post: "003", target: lockedCounter),
     Fixture(row: 20, post: "004", target: photoManager),
+    Fixture(row: 25, post: nil, target: compoundClientUpdate),
   ]
 
   /// The fixtures' targets, in catalogue order, for the command line.

@@ -23,9 +23,7 @@ enum NonAtomicCompoundUpdate {
         history, racing: racing, initial: initial, step: CounterModel.correctStep)
     else { return nil }
     let first = entries[lost[0]]
-    let rival = entries.first {
-      $0 != first && updates.contains($0.call.operation) && overlap(first, $0)
-    }!
+    let rival = rival(of: first, in: entries, isUpdate: { updates.contains($0.call.operation) })
     let correct = Hypothesis<CounterModel>(step: CounterModel.correctStep)
     let read = correct.replay(order, of: history, from: initial) { candidate, state in
       candidate.call.operation == "get" && candidate.result != .int(state.value)
@@ -55,11 +53,13 @@ enum NonAtomicCompoundUpdate {
     }
     guard
       let (lost, order) = lostUpdates(history, racing: racing, initial: spec.model, step: step)
-    else { return nil }
+    else {
+      return staleReads(history, spec: spec, racing: racing, step: step).map {
+        staleReadDiagnosis($0.split, of: history, writes: writes)
+      }
+    }
     let first = entries[lost[0]]
-    let rival = entries.first {
-      $0 != first && writes.contains($0.call.operation) && overlap(first, $0)
-    }!
+    let rival = rival(of: first, in: entries, isUpdate: { writes.contains($0.call.operation) })
     let correct = Hypothesis<Model>(step: step)
     let read = correct.replay(order, of: history, from: spec.model) {
       candidate, state -> (History.Entry, Value)? in
@@ -72,6 +72,24 @@ enum NonAtomicCompoundUpdate {
     return diagnosis(
       first: first, rival: rival, read: read, lost: lost,
       atomicParts: "each call \(first.call.operation) makes")
+  }
+
+  /// The diagnosis of updates that wrote from a stale read: which update overlapped which, and why.
+  private static func staleReadDiagnosis(_ split: [Int], of history: History, writes: Set<String>)
+    -> Diagnosis
+  {
+    let entries = history.entries
+    let first = entries[split[0]]
+    let rival = rival(of: first, in: entries, isUpdate: { writes.contains($0.call.operation) })
+    let updates = split.count == 1 ? "its write" : "the writes of \(split.count) such updates"
+    return Diagnosis(
+      .nonAtomicCompoundUpdate,
+      evidence:
+        "\(first.call) on thread \(first.process) overlapped \(rival.call) on thread \(rival.process): "
+        + "the history is explained only if \(first.call) read the state, another update took "
+        + "effect, and then \(updates) overwrote it with a value computed from the stale read, "
+        + "because each call \(first.call.operation) makes is atomic but the read-modify-write made of them is not"
+    )
   }
 
   /// The diagnosis's sentence: which update overlapped which, the read that saw the loss, and why.
@@ -87,6 +105,17 @@ enum NonAtomicCompoundUpdate {
         "\(first.call) on thread \(first.process) overlapped \(rival.call) on thread \(rival.process)\(observed): "
         + "\(lostCount(lost)), because \(atomicParts) is atomic but the read-modify-write made of them is not"
     )
+  }
+
+  /// The update that overlapped `first`, one with its first argument (the same key) where there is one.
+  ///
+  /// Only updates that overlapped another are tried as lost or stale, so there is one.
+  private static func rival(
+    of first: History.Entry, in entries: [History.Entry], isUpdate: (History.Entry) -> Bool
+  ) -> History.Entry {
+    let overlapping = entries.filter { $0 != first && isUpdate($0) && overlap(first, $0) }
+    return overlapping.first { $0.call.arguments.first == first.call.arguments.first }
+      ?? overlapping[0]
   }
 
   /// The compound updates of `entries` that overlapped another update: only those can have lost their effect to it.

@@ -26,6 +26,40 @@ extension RaceCheckTestSuite {
       #expect(diagnosis.evidence.contains("each call increment makes is atomic"))
     }
 
+    @Test func anIncrementThatOverwroteASetFromAStaleReadIsANonAtomicCompoundUpdate() {
+      // The increment read 5, the set stored 0, and the increment's write stored 6 over it:
+      // dropping the increment explains nothing, its read and write apart explain the 6.
+      let history = History(entries: [
+        .made(0, "set", ["a", 5], 0, 1),
+        .made(1, "increment", ["a"], 2, 10),
+        .made(0, "set", ["a", 0], 4, 5),
+        .made(0, "get", ["a"], 11, 12, result: .int(6)),
+      ])
+      let diagnosis = Diagnoser.diagnose(history, spec: Self.withSet)
+      #expect(diagnosis.pattern == .nonAtomicCompoundUpdate, "\(diagnosis.evidence)")
+      #expect(
+        diagnosis.evidence.contains(
+          #"increment("a") on thread 1 overlapped set("a", 0) on thread 0"#),
+        "\(diagnosis.evidence)")
+      #expect(diagnosis.evidence.contains("stale read"), "\(diagnosis.evidence)")
+      // Had the set come after the increment returned, nothing would explain the 6.
+      var ordered = history
+      ordered.entries[2].callTime = 10
+      ordered.entries[2].returnTime = 10
+      ordered.entries[1].returnTime = 3
+      #expect(Diagnoser.diagnose(ordered, spec: Self.withSet).pattern == .unclassified)
+    }
+
+    /// `SerialDictionary`'s spec with its `set` too.
+    static var withSet: Spec<SerialDictionary, DictionaryModel> {
+      var spec = SerialDictionary.spec
+      spec.operations.append(
+        Operation("set", .element(of: ["a", "b"]), .int(in: 0...3)) {
+          (dictionary: SerialDictionary, key: String, value: Int) in dictionary.set(value, key)
+        })
+      return spec
+    }
+
     @Test func readNoLostUpdateExplainsIsNotNamed() {
       // A read of 3 after two increments from nothing: no lost update gives it.
       var history = Self.lostIncrement
