@@ -1,16 +1,17 @@
-/// The sequential model of a FIFO queue: `enqueue(v)`, `dequeue` → value or null when empty, `count`.
+/// The sequential model of a FIFO queue: `enqueue(v)`, `dequeue` → value or null when empty, `count`, `snapshot` → the elements, oldest first.
 public struct QueueModel: HistoryModel {
   /// The elements, oldest first.
   public var elements: [Value]
 
   public static let name = "queue"
-  public static let vocabulary = ["enqueue", "dequeue", "count"]
+  public static let vocabulary = ["enqueue", "dequeue", "count", "snapshot"]
 
   /// One decoded queue operation.
   public enum Step: Hashable, Sendable {
     case enqueue(Value)
     case dequeue
     case count
+    case snapshot
   }
 
   public init() {
@@ -28,6 +29,9 @@ public struct QueueModel: HistoryModel {
     case "enqueue":
       try ModelError.expect(operation, arguments, count: 1)
       return .enqueue(arguments[0])
+    case "snapshot":
+      try ModelError.expect(operation, arguments, count: 0)
+      return .snapshot
     case "dequeue", "count":
       try ModelError.expect(operation, arguments, count: 0)
       return operation == "dequeue" ? .dequeue : .count
@@ -45,13 +49,15 @@ public struct QueueModel: HistoryModel {
       return elements.isEmpty ? .null : elements.removeFirst()
     case .count:
       return .int(elements.count)
+    case .snapshot:
+      return .list(elements)
     }
   }
 
   /// `count`, and a `dequeue` that found the queue empty, change nothing.
   public static func leavesStateUnchanged(_ step: Step, result: Value?) -> Bool {
     switch step {
-    case .count: return true
+    case .count, .snapshot: return true
     case .dequeue: return result?.isNull == true
     case .enqueue: return false
     }
@@ -64,6 +70,7 @@ extension QueueModel {
     switch operation {
     case "enqueue": .null
     case "count": .int
+    case "snapshot": .list
     default: .any
     }
   }

@@ -1,10 +1,10 @@
-/// The sequential model of a set: `insert(v)` → newly inserted, `remove(v)` → was present, `contains(v)`, `count`.
+/// The sequential model of a set: `insert(v)` → newly inserted, `remove(v)` → was present, `contains(v)`, `count`, `snapshot` → the members, sorted.
 public struct SetModel: HistoryModel {
   /// The members.
   public var members: Set<Value>
 
   public static let name = "set"
-  public static let vocabulary = ["insert", "remove", "contains", "count"]
+  public static let vocabulary = ["insert", "remove", "contains", "count", "snapshot"]
 
   /// One decoded set operation.
   public enum Step: Hashable, Sendable {
@@ -12,6 +12,7 @@ public struct SetModel: HistoryModel {
     case remove(Value)
     case contains(Value)
     case count
+    case snapshot
   }
 
   public init() {
@@ -34,9 +35,9 @@ public struct SetModel: HistoryModel {
       case "remove": return .remove(arguments[0])
       default: return .contains(arguments[0])
       }
-    case "count":
+    case "count", "snapshot":
       try ModelError.expect(operation, arguments, count: 0)
-      return .count
+      return operation == "count" ? .count : .snapshot
     default:
       throw .unknownOperation(model: Self.name, operation: operation)
     }
@@ -48,13 +49,14 @@ public struct SetModel: HistoryModel {
     case .remove(let value): return .bool(members.remove(value) != nil)
     case .contains(let value): return .bool(members.contains(value))
     case .count: return .int(members.count)
+    case .snapshot: return .list(members.sorted(by: Value.sortsBefore))
     }
   }
 
   /// Reads, an insert of a member already there and a remove of an absent one change nothing.
   public static func leavesStateUnchanged(_ step: Step, result: Value?) -> Bool {
     switch step {
-    case .contains, .count: return true
+    case .contains, .count, .snapshot: return true
     case .insert, .remove: return result == false
     }
   }
@@ -63,6 +65,10 @@ public struct SetModel: HistoryModel {
 extension SetModel {
   /// What each operation of the vocabulary returns.
   public static func resultKinds(of operation: String) -> ValueKinds {
-    operation == "count" ? .int : .bool
+    switch operation {
+    case "count": .int
+    case "snapshot": .list
+    default: .bool
+    }
   }
 }

@@ -1,16 +1,17 @@
-/// The sequential model of a LIFO stack: `push(v)`, `pop` → value or null when empty, `count`.
+/// The sequential model of a LIFO stack: `push(v)`, `pop` → value or null when empty, `count`, `snapshot` → the elements, bottom first.
 public struct StackModel: HistoryModel {
   /// The elements, bottom first.
   public var elements: [Value]
 
   public static let name = "stack"
-  public static let vocabulary = ["push", "pop", "count"]
+  public static let vocabulary = ["push", "pop", "count", "snapshot"]
 
   /// One decoded stack operation.
   public enum Step: Hashable, Sendable {
     case push(Value)
     case pop
     case count
+    case snapshot
   }
 
   public init() {
@@ -28,6 +29,9 @@ public struct StackModel: HistoryModel {
     case "push":
       try ModelError.expect(operation, arguments, count: 1)
       return .push(arguments[0])
+    case "snapshot":
+      try ModelError.expect(operation, arguments, count: 0)
+      return .snapshot
     case "pop", "count":
       try ModelError.expect(operation, arguments, count: 0)
       return operation == "pop" ? .pop : .count
@@ -45,13 +49,15 @@ public struct StackModel: HistoryModel {
       return elements.popLast() ?? .null
     case .count:
       return .int(elements.count)
+    case .snapshot:
+      return .list(elements)
     }
   }
 
   /// `count`, and a `pop` that found the stack empty, change nothing.
   public static func leavesStateUnchanged(_ step: Step, result: Value?) -> Bool {
     switch step {
-    case .count: return true
+    case .count, .snapshot: return true
     case .pop: return result?.isNull == true
     case .push: return false
     }
@@ -64,6 +70,7 @@ extension StackModel {
     switch operation {
     case "push": .null
     case "count": .int
+    case "snapshot": .list
     default: .any
     }
   }

@@ -34,7 +34,7 @@ public struct Operation<Subject, Model: Hashable & Sendable>: Sendable {
   /// An operation with its own model closure may be a compound of the subject's calls
   /// (`set(get(k) + 1, k)`), so a failure of it says nothing about one call being atomic;
   /// the diagnoses that assume one call per operation check this first.
-  let mapsToVocabulary: Bool
+  var mapsToVocabulary: Bool
 
   /// Says why recorded arguments do not fit the model, or nil when they do.
   let validate: @Sendable ([Value]) -> ModelError?
