@@ -65,4 +65,25 @@ extension Catalogue {
       summary: "a serial-queue dictionary updated by its client as d[k] = (d[k] ?? 0) + 1",
       expectation: .fail(.nonAtomicCompoundUpdate))
   }
+
+  /// Accounts as pairs of heap strings (longer than 15 bytes), so that each field is a reference.
+  private static let account = Generator.element(of: [
+    ["first account holder's name", "first.account@example.com"],
+    ["second account holder's name", "second.account@example.com"],
+    ["third account holder's name", "third.account@example.com"],
+  ])
+
+  static var mainThreadSkipsLock: Target {
+    let empty = RegisterModel(state: ["", ""])
+    let spec = Spec("MainThreadSkipsLock", make: MainThreadSkipsLock.init, model: empty) {
+      Operation("read") { (register: MainThreadSkipsLock) in register.account }.onMainThread()
+      Operation("write", account) { (register: MainThreadSkipsLock, account: [String]) in
+        register.update(account.map(onTheHeap))
+      }
+    }
+    return Target(
+      spec,
+      summary: "an account whose read skips its lock on the main thread, where only reads run",
+      expectation: .fail(.dataRace, or: [.unclassified]))
+  }
 }

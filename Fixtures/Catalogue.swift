@@ -56,6 +56,7 @@ public enum Catalogue {
     Fixture(row: 22, post: "004", target: reentrantSyncArray),
     Fixture(row: 23, post: nil, target: trappingSubscriptArray),
     Fixture(row: 24, post: nil, target: trappingSubscriptArrayUnsharedLock),
+    Fixture(row: 26, post: nil, target: mainThreadSkipsLock),
   ]
 }
 
@@ -86,7 +87,7 @@ extension Catalogue {
   ])
 
   /// A fresh, reference-counted heap copy of `string`, as a string built at run time would be.
-  private static func onTheHeap(_ string: String) -> String {
+  static func onTheHeap(_ string: String) -> String {
     String(decoding: Array(string.utf8), as: UTF8.self)
   }
 }

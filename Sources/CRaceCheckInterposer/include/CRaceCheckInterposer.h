@@ -156,6 +156,18 @@ void rc_work_finish(rc_work work);
  * the libraries that call them, or loaded as a plugin). */
 bool rc_interposer_is_linked(void);
 
+/* A wait on the main thread that drains the main queue until another thread ends it. */
+typedef struct rc_main_drain rc_main_drain;
+rc_main_drain *rc_main_drain_create(void);
+/* On the main thread: drains the main queue until rc_main_drain_finish; false at once
+ * when libdispatch has no main-queue handle. */
+bool rc_main_drain_run(rc_main_drain *drain);
+/* From any thread: ends the drain's run, waking the main queue. */
+void rc_main_drain_finish(rc_main_drain *drain);
+void rc_main_drain_destroy(rc_main_drain *drain);
+/* Whether the calling thread is the process's main thread (its thread id is the process id). */
+bool rc_is_main_thread(void);
+
 /* The original of `name` (the definition the interposer forwards to), for measuring what
  * the interposer costs; NULL when there is none. */
 void *rc_interposer_original(const char *name);

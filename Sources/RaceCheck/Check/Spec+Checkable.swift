@@ -67,6 +67,10 @@ extension Spec: SessionCheckable {
   /// Says what makes the spec unusable before anything runs, or nil when it is sound.
   func validationError() -> String? {
     guard !operations.isEmpty else { return "the spec '\(name)' has no operations" }
+    if operations.allSatisfy(\.runsOnMainThread) {
+      return "every operation of '\(name)' runs on the main thread, so threads other than thread 0 "
+        + "have nothing to run: leave at least one off it, or check with one thread"
+    }
     var names = Set<String>()
     for operation in operations {
       guard names.insert(operation.name).inserted else {

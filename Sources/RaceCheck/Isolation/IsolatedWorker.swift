@@ -122,11 +122,15 @@ extension Spec: IsolatedCheckable {
   func makeRunner(
     _ configuration: Configuration, observer: (any RunObserver)?, interruption: Interruption?
   ) -> any ScenarioRunning {
-    if let settings = configuration.schedule {
-      return ScheduleScenarioRunner(spec: self, settings: settings, observer: observer)
-    }
-    return StressScenarioRunner(
-      spec: self, observer: observer, shouldStop: { interruption?.signal != nil })
+    let runner: any ScenarioRunning =
+      if let settings = configuration.schedule {
+        ScheduleScenarioRunner(spec: self, settings: settings, observer: observer)
+      } else {
+        StressScenarioRunner(
+          spec: self, observer: observer, shouldStop: { interruption?.signal != nil })
+      }
+    guard usesMainThread else { return runner }
+    return MainThreadRunner(runner, startsThreadZeroItself: configuration.schedule != nil)
   }
 
   func arrayElements(after calls: [Scenario.Call]) -> [Value]? {

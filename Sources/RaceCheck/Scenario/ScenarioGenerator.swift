@@ -1,6 +1,8 @@
 /// Derives scenarios from a seed: the same seed, spec and sizes give the same scenarios.
 struct ScenarioGenerator: Sendable {
   let operations: [(name: String, generators: [AnyGenerator])]
+  /// The operations threads other than thread 0 draw from: every one but those that run on the main thread.
+  let backgroundOperations: [(name: String, generators: [AnyGenerator])]
   let shape: Configuration.Shape
   /// Whether a call drawn for a place in a scenario is valid there, for specs whose operations state requirements.
   let accepts: (@Sendable (Scenario.Call, Scenario.CallPath, Scenario) -> Bool)?
@@ -10,6 +12,9 @@ struct ScenarioGenerator: Sendable {
 
   init<Subject, Model>(spec: Spec<Subject, Model>, shape: Configuration.Shape) {
     operations = spec.operations.map { ($0.name, $0.generators) }
+    backgroundOperations = spec.operations.filter { !$0.runsOnMainThread }.map {
+      ($0.name, $0.generators)
+    }
     self.shape = shape
     if spec.hasRequirements {
       accepts = { call, path, scenario in spec.accepts(call, at: path, of: scenario) }
@@ -33,6 +38,10 @@ struct ScenarioGenerator: Sendable {
     let breadth = Self.breadth(ofScenario: index)
     var scenario = Scenario()
     func draw(at path: Scenario.CallPath) -> Scenario.Call {
+      var operations = self.operations
+      if case .parallel(let thread, _) = path, thread > 0, !backgroundOperations.isEmpty {
+        operations = backgroundOperations
+      }
       func drawOnce() -> Scenario.Call {
         let operation = operations[random.below(operations.count)]
         return Scenario.Call(operation.name, operation.generators.map { $0.draw(&random, breadth) })

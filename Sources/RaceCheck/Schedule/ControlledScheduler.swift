@@ -229,11 +229,18 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   ///
   /// Returns when every controlled thread has finished, or when the schedule deadlocked or
   /// ran past its step bound; the threads stuck then stay parked for good.
-  func runSchedule(_ index: Int, body: @escaping (ControlledThread) -> Void) -> Bool {
+  ///
+  /// With `rootOnMainThread`, thread 0 runs on the process's main thread, handed to it
+  /// through the main queue, which the caller must not be blocking (see ``MainThreadRunner``).
+  func runSchedule(
+    _ index: Int, rootOnMainThread: Bool = false, body: @escaping (ControlledThread) -> Void
+  ) -> Bool {
     guard strategyBox.strategy.beginSchedule(index) else { return false }
     SchedulerHook.install(self)
     defer { SchedulerHook.uninstall(self) }
-    let root = spawn(name: "Thread 0", clock: VectorClock(), wait: .none, body: body)
+    let root = spawn(
+      name: "Thread 0", clock: VectorClock(), wait: .none, onMainThread: rootOnMainThread,
+      body: body)
     root.semaphore.signal()
     done.wait()
     strategyBox.strategy.endSchedule(steps: choices.count)
@@ -243,7 +250,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   /// Makes a controlled thread, parked until the strategy picks it.
   @discardableResult
   func spawn(
-    name: String, clock: VectorClock, wait: Wait, body: @escaping (ControlledThread) -> Void
+    name: String, clock: VectorClock, wait: Wait, onMainThread: Bool = false,
+    body: @escaping (ControlledThread) -> Void
   ) -> ControlledThread {
     let controlled = ControlledThread(id: threads.count, name: name)
     traceObserver?(.thread(name))
@@ -259,10 +267,10 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     let hooks = interposerHooks
     let placement = placement
     let start = UncheckedBox(body)
-    let thread = Thread { [self] in
+    let run = { [self] in
       let body = start.value
       // The kernel keeps 15 bytes of a name, and a crash report shows that name.
-      _ = rc_set_thread_name("rc-sched-\(controlled.id)")
+      if !onMainThread { _ = rc_set_thread_name("rc-sched-\(controlled.id)") }
       pthread_setspecific(key, Unmanaged.passUnretained(controlled).toOpaque())
       // The scheduler's own code; the code under test runs in subject mode (see `asSubject`).
       _ = rc_interposer_set_mode(RC_MODE_SCHEDULER)
@@ -277,7 +285,20 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       finish(controlled)
       // Thread Sanitizer, which hides the scheduler's code, wants a thread to end seen.
       _ = rc_interposer_set_mode(RC_MODE_UNCONTROLLED)
+      if onMainThread {
+        // The main thread goes on serving its queue: it leaves the schedule as it came.
+        pthread_setspecific(key, nil)
+        rc_interposer_install(nil)
+        placement.release()
+      }
     }
+    let block = UncheckedBox(run)
+    if onMainThread {
+      // Forwarded, not scheduled: the caller is not a controlled thread.
+      DispatchQueue.main.async { block.value() }
+      return controlled
+    }
+    let thread = Thread { block.value() }
     thread.name = "rc-sched-\(controlled.id)"
     // Only one runs at a time and a deadlocked schedule parks its threads for good: keep them small.
     thread.stackSize = 1 << 20

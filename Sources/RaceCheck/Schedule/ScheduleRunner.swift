@@ -34,6 +34,10 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
   private let observer: (any RunObserver)?
   /// The schedule whose trace is streamed to ``observer`` as it runs, if any.
   var tracedSchedule: Int?
+  /// Whether thread 0 runs on the process's main thread (``Spec/usesMainThread``).
+  var rootOnMainThread = false
+  /// Whether a schedule ended with thread 0 parked on the main thread, which then never runs again.
+  private(set) var parkedTheMainThread = false
 
   init(
     spec: Spec<Subject, Model>, scenario: PreparedScenario<Subject, Model>,
@@ -74,10 +78,11 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
       scheduler.traceObserver = { observer.traced($0) }
     }
     let state = State(capacity: calls.count)
-    let ran = scheduler.runSchedule(index) { [self] root in
+    let ran = scheduler.runSchedule(index, rootOnMainThread: rootOnMainThread) { [self] root in
       runThreadZero(root, scheduler: scheduler, state: state)
     }
     guard ran else { return nil }
+    if rootOnMainThread, scheduler.threads.first?.finished == false { parkedTheMainThread = true }
     return Outcome(
       index: index, record: state.record, returned: state.returned, trace: scheduler.trace,
       race: scheduler.race, deadlock: scheduler.deadlock, cutOff: scheduler.cutOff,

@@ -13,6 +13,11 @@ final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>: Scenari
   private let races = SanitizerRaceLog.isActive ? SanitizerRaceLog() : nil
   /// The stacks of those reports, symbolized once each.
   fileprivate lazy var raceStacks = SanitizerStacks()
+  /// Whether a schedule left the main thread parked, as thread 0 of a schedule that deadlocked or ran past its bound.
+  ///
+  /// A parked thread never runs again, so the schedules after it run thread 0 on a thread
+  /// of its own, and no longer on the main thread.
+  private var mainThreadParked = false
 
   init(spec: Spec<Subject, Model>, settings: ScheduleSettings, observer: (any RunObserver)? = nil) {
     self.spec = spec
@@ -43,6 +48,8 @@ final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>: Scenari
       spec: spec, scenario: prepared, settings: settings, seed: request.seed,
       replaying: request.replaying, observer: observer)
     runner.tracedSchedule = request.tracedSchedule
+    runner.rootOnMainThread = spec.usesMainThread && !mainThreadParked
+    defer { mainThreadParked = mainThreadParked || runner.parkedTheMainThread }
     let checker = OutcomeChecker(
       initial: spec.model, steps: prepared.steps, columnRanges: prepared.columnRanges)
     var result = RunResult()

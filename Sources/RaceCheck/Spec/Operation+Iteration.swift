@@ -1,5 +1,7 @@
 extension Operation
-where Subject: Sequence, Subject.Element: ValueConvertible, Model: HistoryModel {
+where
+  Subject: Sequence & SendableMetatype, Subject.Element: ValueConvertible, Model: HistoryModel
+{
   /// The model's `snapshot`, checked by iterating the subject: its elements, in the order it yields them, against the model's list.
   ///
   /// For ``ArrayModel``, ``QueueModel`` and ``StackModel`` the order counts (a stack's list

@@ -45,6 +45,9 @@ public struct Operation<Subject, Model: Hashable & Sendable>: Sendable {
   /// do not fit the condition's parameters.
   var requirement: (@Sendable (Model, [Value]) throws -> Bool)? = nil
 
+  /// Whether the operation runs on the process's main thread only; set by ``onMainThread()``.
+  var runsOnMainThread = false
+
   init(
     name: String,
     mapsToVocabulary: Bool = false,

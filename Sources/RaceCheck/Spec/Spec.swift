@@ -20,6 +20,14 @@ public struct Spec<Subject, Model: Hashable & Sendable>: Sendable {
   /// The operations scenarios draw from.
   public var operations: [Operation<Subject, Model>]
 
+  /// Whether thread 0 of every scenario, with the init and post parts, runs on the process's main thread.
+  ///
+  /// For types whose behaviour depends on the thread (`Thread.isMainThread`, main-actor
+  /// state, `DispatchQueue.main`): the other threads then run beside the main thread, as
+  /// background work runs beside an app's main thread. An operation marked
+  /// ``Operation/onMainThread()`` sets it by itself.
+  public var runsThreadZeroOnMainThread = false
+
   /// Creates a spec from a name, a factory, an initial model state and a list of operations.
   public init(
     _ name: String,
@@ -46,6 +54,11 @@ extension Spec where Model: HistoryModel {
 }
 
 extension Spec {
+  /// Whether thread 0 runs on the main thread: asked for, or needed by an operation.
+  var usesMainThread: Bool {
+    runsThreadZeroOnMainThread || operations.contains(where: \.runsOnMainThread)
+  }
+
   /// The names of the operations that return nothing, whose results reports leave out.
   var voidOperations: Set<String> {
     Set(operations.filter { !$0.returnsValue }.map(\.name))
