@@ -86,4 +86,43 @@ extension Catalogue {
       summary: "an account whose read skips its lock on the main thread, where only reads run",
       expectation: .fail(.dataRace, or: [.unclassified]))
   }
+
+  private static func asyncWriteArraySpec(name: String, completesBeforeWriting: Bool) -> Spec<
+    AsyncWriteArray, ArrayModel
+  > {
+    let make: @Sendable () -> AsyncWriteArray = {
+      AsyncWriteArray(completesBeforeWriting: completesBeforeWriting)
+    }
+    return Spec(name, make: make, model: ArrayModel()) {
+      Operation("count") { (array: AsyncWriteArray) in array.count }
+      Operation("get", slot) { (array: AsyncWriteArray, index: Int) in array.element(at: index) }
+      // The count the completion delivers is the array's after this append.
+      Operation(
+        "append", .int(in: 0...3),
+        completing: { (array: AsyncWriteArray, x: Int) in
+          { done in array.append(x, completion: done) }
+        },
+        model: { (model: inout ArrayModel, x: Int) in
+          model.elements.append(.int(x))
+          return model.count
+        })
+      Operation(
+        "removeLast",
+        completing: { (array: AsyncWriteArray) in { done in array.removeLast(completion: done) } })
+    }
+  }
+
+  static var asyncWriteArray: Target {
+    Target(
+      asyncWriteArraySpec(name: "AsyncWriteArray", completesBeforeWriting: false),
+      summary: "writes in barrier blocks that call their completion handler once they took effect",
+      expectation: .pass)
+  }
+
+  static var asyncWriteArrayEarlyCompletion: Target {
+    Target(
+      asyncWriteArraySpec(name: "AsyncWriteArrayEarlyCompletion", completesBeforeWriting: true),
+      summary: "AsyncWriteArray calling its completion handlers before it submits the write",
+      expectation: .fail(.unclassified, or: [.dataRace]))
+  }
 }

@@ -35,6 +35,8 @@ public enum Catalogue {
     Fixture(row: 17, post: "003", target: lockedCounter),
     Fixture(row: 20, post: "004", target: photoManager),
     Fixture(row: 25, post: nil, target: compoundClientUpdate),
+    Fixture(row: 27, post: nil, target: asyncWriteArray),
+    Fixture(row: 28, post: nil, target: asyncWriteArrayEarlyCompletion),
   ]
 
   /// The fixtures' targets, in catalogue order, for the command line.
