@@ -28,9 +28,10 @@ extension Operation where Model: HistoryModel {
     _ name: String,
     _ arguments: repeat Generator<each Argument>,
     timeout: Duration = .seconds(30),
-    completing perform: @escaping @Sendable (Subject, repeat each Argument) -> (
-      @escaping @Sendable (Result) -> Void
-    ) throws -> Void
+    completing perform:
+      @escaping @Sendable (Subject, repeat each Argument) -> (
+        @escaping @Sendable (Result) -> Void
+      ) throws -> Void
   ) {
     self.init(
       name: name,
@@ -61,9 +62,10 @@ extension Operation where Model: HistoryModel {
     _ name: String,
     _ arguments: repeat Generator<each Argument>,
     timeout: Duration = .seconds(30),
-    completing perform: @escaping @Sendable (Subject, repeat each Argument) -> (
-      @escaping @Sendable () -> Void
-    ) throws -> Void
+    completing perform:
+      @escaping @Sendable (Subject, repeat each Argument) -> (
+        @escaping @Sendable () -> Void
+      ) throws -> Void
   ) {
     self.init(
       name: name,
@@ -99,9 +101,10 @@ extension Operation {
     _ name: String,
     _ arguments: repeat Generator<each Argument>,
     timeout: Duration = .seconds(30),
-    completing perform: @escaping @Sendable (Subject, repeat each Argument) -> (
-      @escaping @Sendable (Result) -> Void
-    ) throws -> Void,
+    completing perform:
+      @escaping @Sendable (Subject, repeat each Argument) -> (
+        @escaping @Sendable (Result) -> Void
+      ) throws -> Void,
     model: @escaping @Sendable (inout Model, repeat each Argument) -> ModelResult
   ) {
     let typed = Operation(
