@@ -6,7 +6,9 @@ extension Spec: SessionCheckable {
   func check(
     _ configuration: Configuration, worker: WorkerCommand?, interruption: Interruption?
   ) -> CheckReport {
-    session(configuration, worker: worker, interruption: interruption).run()
+    ChecksInThisProcess.oneAtATime {
+      session(configuration, worker: worker, interruption: interruption).run()
+    }
   }
 
   /// Runs a repro file's scenario again in this process: its recorded schedule once, or until its failure shows or `timeLimit` runs out.
