@@ -9,13 +9,11 @@ extension RaceCheckTestSuite {
     @Test func twoChecksStartedTogetherRunOneAfterTheOther() async {
       let log = UncheckedBox(LockedLog())
       func spec(_ name: String) -> Spec<CompletingCounter, CounterModel> {
-        Spec(
-          name,
-          make: {
-            log.value.append(name)
-            return CompletingCounter()
-          }, model: CounterModel()
-        ) {
+        let make: @Sendable () -> CompletingCounter = {
+          log.value.append(name)
+          return CompletingCounter()
+        }
+        return Spec(name, make: make, model: CounterModel()) {
           Operation("get") { (counter: CompletingCounter) in counter.value }
         }
       }
