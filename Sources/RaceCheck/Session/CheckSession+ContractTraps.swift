@@ -24,7 +24,7 @@ extension CheckSession {
         total.failure = result.failure
         return total
       }
-      total.failures -= 1
+      total.failures = max(0, total.failures - 1)
       total.contractTraps += 1
       let spent = request.replaying != nil ? 1 : total.overlappingInvocations
       if spent >= request.invocations || result.capped { return total }

@@ -43,9 +43,12 @@ extension CheckSession {
   /// The invocations each shrinking candidate runs: enough to show the failure again about five times at the rate it showed.
   ///
   /// A rare interleaving may fail once in thousands of invocations; with the plain budget
-  /// every candidate would then look like a pass and nothing would shrink. So the failing
-  /// scenario is run again first, and the budget sized from the failure rate measured.
-  /// A crash ends its run, so its rate is the invocations it took to show.
+  /// every candidate would then look like a pass and nothing would shrink. A frequent one
+  /// fails in a few: a candidate that passes the plain budget then costs a hundred times
+  /// what it needs, and shrinking runs out of time after a few candidates. So the failing
+  /// scenario is run again first, and the budget sized from the failure rate measured,
+  /// ``minimumCandidateInvocations`` at least. A crash ends its run, so its rate is the
+  /// invocations it took to show.
   private func candidateBudget(for failure: ObservedFailure, of scenario: Scenario, index: Int)
     -> Int
   {
@@ -64,8 +67,11 @@ extension CheckSession {
     }
     guard failures > 0 else { return 8 * budget }
     let perFailure = (invocations + failures - 1) / failures
-    return min(8 * budget, max(budget, 5 * perFailure))
+    return min(8 * budget, max(Self.minimumCandidateInvocations, 5 * perFailure))
   }
+
+  /// The fewest invocations a shrinking candidate runs, however often the failure showed.
+  static var minimumCandidateInvocations: Int { 50 }
 
   /// When shrinking must stop: the configured shrinking time, and never far past the check's own time limit.
   var shrinkDeadline: Int64 {

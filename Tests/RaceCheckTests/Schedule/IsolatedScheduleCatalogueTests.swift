@@ -7,6 +7,11 @@ extension RaceCheckTestSuite {
   @Suite struct IsolatedScheduleCatalogueTests {
     static var rows: [Int] { Catalogue.rowsCrashingInScheduleMode.sorted() }
 
+    /// The rows of ``rows`` that must fail; row 23 traps only by contract, and passes.
+    static var failingRows: [Int] {
+      rows.filter { row in (try? target(row: row).scheduleExpectation?.verdict) == .fail }
+    }
+
     static func target(row: Int) throws -> Target {
       let fixture = try #require(
         (Catalogue.fixtures + Catalogue.isolatedFixtures).first { $0.row == row })
@@ -30,6 +35,7 @@ extension RaceCheckTestSuite {
         expectation.isMet(by: report),
         "row \(row): expected \(expectation), got \(report.verdict) \(report.failure?.diagnosis.pattern.rawValue ?? "")\n\(report)"
       )
+      guard expectation.verdict == .fail else { return }
       let failure = try #require(report.failure)
       // Every scenario before the failing one ran all its schedules (random walk).
       let perScenario = try #require(report.configuration.schedule?.schedulesPerScenario)
@@ -47,7 +53,7 @@ extension RaceCheckTestSuite {
         report.failure?.diagnosis.pattern == .escapedLiveStorage, "seed \(seed):\n\(report)")
     }
 
-    @Test(arguments: rows)
+    @Test(arguments: failingRows)
     func sameSeedGivesTheSameFailureTenTimes(row: Int) throws {
       let target = try Self.target(row: row)
       let first = try #require(try Self.check(target, seed: 3, minimizes: false).failure)
