@@ -1,6 +1,7 @@
 import CRaceCheckInterposer
 import Dispatch
 import Foundation
+import Synchronization
 
 extension Operation where Model: HistoryModel {
   /// Creates an operation of a built-in model's vocabulary that delivers its result to a completion handler.
@@ -33,6 +34,7 @@ extension Operation where Model: HistoryModel {
         @escaping @Sendable (Result) -> Void
       ) throws -> Void
   ) {
+    let wait = CompletionWait()
     self.init(
       name: name,
       mapsToVocabulary: true,
@@ -42,7 +44,8 @@ extension Operation where Model: HistoryModel {
       perform: { subject, values in
         var decoder = ArgumentDecoder(operation: name, arguments: values)
         let call = Scenario.Call(name, values)
-        return try CompletionWait<Result>.value(of: call, timeout: timeout) { done in
+        return try wait.value(of: call, timeout: timeout) {
+          (done: @escaping @Sendable (Result) -> Void) in
           try perform(subject, repeat try decoder.next((each Argument).self))(done)
         }
       },
@@ -67,6 +70,7 @@ extension Operation where Model: HistoryModel {
         @escaping @Sendable () -> Void
       ) throws -> Void
   ) {
+    let wait = CompletionWait()
     self.init(
       name: name,
       mapsToVocabulary: true,
@@ -76,7 +80,8 @@ extension Operation where Model: HistoryModel {
       perform: { subject, values in
         var decoder = ArgumentDecoder(operation: name, arguments: values)
         let call = Scenario.Call(name, values)
-        _ = try CompletionWait<Value>.value(of: call, timeout: timeout) { done in
+        _ = try wait.value(of: call, timeout: timeout) {
+          (done: @escaping @Sendable (Value) -> Void) in
           try perform(subject, repeat try decoder.next((each Argument).self))({ done(.null) })
         }
         return .null
@@ -107,6 +112,7 @@ extension Operation {
       ) throws -> Void,
     model: @escaping @Sendable (inout Model, repeat each Argument) -> ModelResult
   ) {
+    let wait = CompletionWait()
     let typed = Operation(
       name, repeat each arguments,
       perform: { (_: Subject, _: repeat each Argument) -> Value in .null }, model: model)
@@ -118,7 +124,8 @@ extension Operation {
       perform: { subject, values in
         var decoder = ArgumentDecoder(operation: name, arguments: values)
         let call = Scenario.Call(name, values)
-        return try CompletionWait<Result>.value(of: call, timeout: timeout) { done in
+        return try wait.value(of: call, timeout: timeout) {
+          (done: @escaping @Sendable (Result) -> Void) in
           try perform(subject, repeat try decoder.next((each Argument).self))(done)
         }
       },
@@ -129,42 +136,55 @@ extension Operation {
   }
 }
 
-/// Waits for one call's completion handler and keeps the value it delivers.
-final class CompletionWait<Result: ValueConvertible>: @unchecked Sendable {
-  private let lock = NSLock()
-  private let delivered = DispatchSemaphore(value: 0)
-  private var value: Value?
-
-  private init() {}
+/// Waits for calls' completion handlers and hands over the values they deliver, for one operation.
+///
+/// Under the scheduler the wait is a scheduling point, and nothing else here is: the
+/// delivered value is kept in a `Mutex`, which the scheduler does not see, and semaphores
+/// are reused from a pool, so that the primitives a schedule names (`semaphore #1`) are
+/// the same from one run of it to the next, whatever addresses the allocator hands out.
+final class CompletionWait: Sendable {
+  private let idle = Mutex<[DispatchSemaphore]>([])
 
   /// Runs `start` with a handler and returns the value the handler delivers, once it is called.
   ///
-  /// Under the scheduler the wait is a scheduling point with no time limit: a handler
-  /// that never comes leaves the schedule deadlocked, which it reports. In an isolated
-  /// child, the hang timeout ends a wait first; elsewhere `timeout` does, with an error.
-  static func value(
+  /// Under the scheduler the wait has no time limit: a handler that never comes leaves
+  /// the schedule deadlocked, which it reports. In an isolated child, the hang timeout ends
+  /// a wait first; elsewhere `timeout` does, with an error.
+  func value<Result: ValueConvertible>(
     of call: Scenario.Call, timeout: Duration,
     _ start: (@escaping @Sendable (Result) -> Void) throws -> Void
   ) throws -> Value {
-    let wait = CompletionWait()
-    try start { result in wait.deliver(result.historyValue) }
+    let delivered = idle.withLock { $0.popLast() } ?? DispatchSemaphore(value: 0)
+    let delivery = Delivery()
+    try start { result in
+      if delivery.keep(result.historyValue) { delivered.signal() }
+    }
     if rc_interposer_mode() == RC_MODE_SUBJECT {
-      wait.delivered.wait()
-    } else if wait.delivered.wait(timeout: .now() + .nanoseconds(Int(timeout.nanoseconds)))
+      delivered.wait()
+    } else if delivered.wait(timeout: .now() + .nanoseconds(Int(timeout.nanoseconds)))
       == .timedOut
     {
+      // A handler that comes later signals this semaphore: it is not reused.
       throw CompletionTimeout(call: call, timeout: timeout)
     }
-    return wait.lock.withLock { wait.value ?? .null }
+    idle.withLock { $0.append(delivered) }
+    return delivery.value ?? .null
   }
 
-  private func deliver(_ result: Value) {
-    let first = lock.withLock {
-      guard value == nil else { return false }
-      value = result
-      return true
+  /// The first value a call's handler delivered.
+  private final class Delivery: Sendable {
+    private let first = Mutex<Value?>(nil)
+
+    /// Keeps `value` if it is the first delivered; says whether it was.
+    func keep(_ value: Value) -> Bool {
+      first.withLock { kept in
+        guard kept == nil else { return false }
+        kept = value
+        return true
+      }
     }
-    if first { delivered.signal() }
+
+    var value: Value? { first.withLock { $0 } }
   }
 }
 

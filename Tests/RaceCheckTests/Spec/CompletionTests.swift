@@ -7,15 +7,15 @@ extension RaceCheckTestSuite {
   /// Operations that deliver their result to a completion handler wait for it and record what it delivers.
   @Suite struct CompletionTests {
     @Test func theValueTheHandlerDeliversIsTheResult() throws {
-      let value = try CompletionWait<Int>.value(of: Scenario.Call("count"), timeout: .seconds(10)) {
-        done in DispatchQueue.global().async { done(3) }
+      let value = try CompletionWait().value(of: Scenario.Call("count"), timeout: .seconds(10)) {
+        (done: @escaping @Sendable (Int) -> Void) in DispatchQueue.global().async { done(3) }
       }
       #expect(value == 3)
     }
 
     @Test func aHandlerCalledTwiceDeliversItsFirstValue() throws {
-      let value = try CompletionWait<Int>.value(of: Scenario.Call("count"), timeout: .seconds(10)) {
-        done in
+      let value = try CompletionWait().value(of: Scenario.Call("count"), timeout: .seconds(10)) {
+        (done: @escaping @Sendable (Int) -> Void) in
         done(1)
         done(2)
       }
@@ -24,9 +24,9 @@ extension RaceCheckTestSuite {
 
     @Test func aHandlerThatNeverComesEndsTheCallWithAnErrorThatNamesIt() {
       #expect {
-        _ = try CompletionWait<Int>.value(
+        _ = try CompletionWait().value(
           of: Scenario.Call("append", [1]), timeout: .milliseconds(50)
-        ) { _ in }
+        ) { (_: @escaping @Sendable (Int) -> Void) in }
       } throws: { error in
         (error as? CompletionTimeout)?.description
           == "the completion handler of append(1) was not called within 0.05 seconds"
