@@ -113,20 +113,29 @@ extension CheckSession {
   {
     let deadline = shrinkDeadline
     var cutShort = false
+    // A smaller scenario that still fails usually fails more often: each failing candidate
+    // resizes the budget from the invocations it took, never above the first estimate.
+    var candidateInvocations = budget
     let fails = { (candidate: Scenario) -> ObservedFailure? in
       if self.isPastShrinkingTime(deadline) {
         cutShort = true
         return nil
       }
       var request = self.request(
-        candidate, index: index, invocations: budget, untilFirstFailure: true, deadline: deadline,
-        fresh: failure.evidence.crash != nil)
+        candidate, index: index, invocations: candidateInvocations, untilFirstFailure: true,
+        deadline: deadline, fresh: failure.evidence.crash != nil)
       // A candidate that hangs does not fail the same way; it must not outlast the deadline either.
       request.hangTimeout = min(
         self.configuration.hangTimeout.seconds,
         max(0.1, Double(deadline - MonotonicClock.now()) / 1e9))
-      guard let found = (try? self.run(request))?.failure, found.isSameBug(as: failure)
+      guard let result = try? self.run(request), let found = result.failure,
+        found.isSameBug(as: failure)
       else { return nil }
+      if found.evidence.crash == nil {
+        candidateInvocations = max(
+          Self.minimumCandidateInvocations,
+          min(candidateInvocations, 10 * max(1, result.invocations)))
+      }
       return found
     }
     var start = (scenario: scenario, failure: failure, steps: 0)
