@@ -58,6 +58,9 @@ public func check<Subject, Model>(
     record(report.description)
     return report
   }
+  // The replay command runs the calling test alone, built as it was.
+  let testCommand = TestReplay.testCommand(
+    selecting: TestReplay.Selection.current(function: function))
   var worker: WorkerCommand?
   if configuration.isolated, let relaunch = TestRelaunch.current {
     worker = WorkerCommand(
@@ -65,9 +68,8 @@ public func check<Subject, Model>(
       callSite: callSite)
   }
   var report = spec.check(configuration, worker: worker, interruption: nil)
-  let testName = function.split(separator: "(").first.map(String.init) ?? function
   report.replayCommand = TestReplay.command(
-    seed: report.seed, scenario: report.failure?.scenarioIndex, testName: testName)
+    seed: report.seed, scenario: report.failure?.scenarioIndex, testCommand: testCommand)
   switch report.outcome {
   case .passed:
     break

@@ -60,9 +60,12 @@ extension RaceCheckTestSuite {
     @Test func reportNamesTheCallingTestInItsReplayCommand() {
       withKnownIssue {
         let report = check(GuardedInsertArray.spec, configuration: smallConfiguration())
+        let command = report.replayCommand ?? ""
+        #expect(command.hasPrefix("RACECHECK_SEED=0x"), "\(command)")
         #expect(
-          report.replayCommand?.hasSuffix("--filter reportNamesTheCallingTestInItsReplayCommand")
-            == true)
+          command.hasSuffix(
+            #" --filter '^RaceCheckTests\.RaceCheckTestSuite/SwiftTestingFailureTests/reportNamesTheCallingTestInItsReplayCommand\(\)/'"#
+          ), "\(command)")
       }
     }
   }

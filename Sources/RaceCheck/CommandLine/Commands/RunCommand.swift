@@ -167,18 +167,6 @@ enum RunCommand {
       words += ["--hang-timeout", PlainNumber.text(configuration.hangTimeout)]
     }
     words += ScheduleOptions.words(configuration.schedule)
-    return words.map(shellQuoted).joined(separator: " ")
-  }
-
-  /// A word as a POSIX shell reads it back unchanged: bare when it is plain, else in single quotes.
-  static func shellQuoted(_ word: String) -> String {
-    let plain =
-      !word.isEmpty
-      && word.unicodeScalars.allSatisfy { scalar in
-        scalar.isASCII
-          && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
-            || "-_./:=,@+%".unicodeScalars.contains(scalar))
-      }
-    return plain ? word : "'" + word.map { $0 == "'" ? "'\\''" : String($0) }.joined() + "'"
+    return words.map(ShellWord.quoted).joined(separator: " ")
   }
 }
