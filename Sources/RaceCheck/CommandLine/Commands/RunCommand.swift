@@ -39,14 +39,14 @@ enum RunCommand {
         "Stop shrinking a failure after this long (default: \(PlainNumber.text(defaults.shrinkTimeLimit!)))."
       ),
       .value("--repro-dir", "DIR", "Folder for repro files (default: .racecheck/repro)."),
-      .flag("--no-isolation", "Check in this process: faster, but a crash ends racecheck."),
+      .flag("--no-isolation", "Check in this process: faster, but a crash ends this program."),
       .value(
         "--hang-timeout", "SECONDS",
         "Report a hang when an invocation makes no progress this long (default: \(PlainNumber.text(defaults.hangTimeout)))."
       ),
       .value(
         "--history", "FILE",
-        "Write the failing history found to FILE as a history file ('racecheck check' reads it)."),
+        "Write the failing history found to FILE as a history file (the 'check' command reads it)."),
       .flag("--json", "Print one JSON document instead of the report."),
     ] + ScheduleOptions.options,
     discussion: [
@@ -67,12 +67,7 @@ enum RunCommand {
     let interruption = Interruption.watch()
     var report = context.check(target, configuration, interruption: interruption)
     interruption.stop()
-    // A failure replays from its own scenario, not from the first.
-    var replayed = configuration
-    replayed.firstScenario = report.failure?.scenarioIndex ?? configuration.firstScenario
-    report.replayCommand = replayCommand(
-      programName: context.programName, target: target.name, seed: report.seed,
-      configuration: replayed)
+    report.replayCommand = replayCommand(of: report, programName: context.programName)
     let status = ExitStatus.of(report)
     if let path = parsed.value("--history") {
       writeHistory(of: report, target: target, to: path, context)
@@ -135,6 +130,14 @@ enum RunCommand {
     configuration.hangTimeout = try parsed.duration("--hang-timeout") ?? defaults.hangTimeout
     configuration.schedule = try ScheduleOptions.settings(from: parsed)
     return configuration
+  }
+
+  /// The command line that runs the check of `report` again, from the scenario that failed when one did.
+  static func replayCommand(of report: CheckReport, programName: String) -> String {
+    var replayed = report.configuration
+    replayed.firstScenario = report.failure?.scenarioIndex ?? replayed.firstScenario
+    return replayCommand(
+      programName: programName, target: report.target, seed: report.seed, configuration: replayed)
   }
 
   /// The command line that runs the same check: the seed the run used, and every setting that is not the default.
