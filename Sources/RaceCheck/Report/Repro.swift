@@ -117,6 +117,10 @@ public enum ReproError: Error, Hashable, Sendable, CustomStringConvertible {
   case wrongTarget(path: String, recorded: String, expected: String)
   /// The file names no target this program knows.
   case unknownTarget(path: String, recorded: String)
+  /// The file names no target this program knows and was recorded by a test; `replay` is the command that runs it again.
+  case recordedByTest(path: String, recorded: String, test: String, replay: String)
+  /// The file names no target this program knows and was recorded by another program's command line.
+  case recordedByProgram(path: String, recorded: String, program: String)
   /// The scenario does not fit the target's spec.
   case scenarioMismatch(path: String, ScenarioError)
 
@@ -132,6 +136,12 @@ public enum ReproError: Error, Hashable, Sendable, CustomStringConvertible {
       return "\(path): recorded for target '\(recorded)', not '\(expected)'"
     case .unknownTarget(let path, let recorded):
       return "\(path): recorded for target '\(recorded)', which this program does not know"
+    case .recordedByTest(let path, let recorded, let test, let replay):
+      return "\(path): recorded by the test \(test) for target '\(recorded)', which this program "
+        + "does not know; the test replays it: \(replay)"
+    case .recordedByProgram(let path, let recorded, let program):
+      return "\(path): recorded by \(program) for target '\(recorded)', which this program "
+        + "does not know; '\(program) replay' replays it"
     case .scenarioMismatch(let path, let problem):
       return "\(path): the scenario does not fit the target: \(problem)"
     }

@@ -58,9 +58,10 @@ public func check<Subject, Model>(
     record(report.description)
     return report
   }
-  // The replay command runs the calling test alone, built as it was.
-  let testCommand = TestReplay.testCommand(
-    selecting: TestReplay.Selection.current(function: function))
+  // The repro file records the calling test and the command that runs it alone, as it was built.
+  let selection = TestReplay.Selection.current(function: function)
+  let testCommand = TestReplay.testCommand(selecting: selection)
+  configuration.origin = .test(id: selection.testID, command: testCommand)
   var worker: WorkerCommand?
   if configuration.isolated, let relaunch = TestRelaunch.current {
     worker = WorkerCommand(

@@ -228,6 +228,9 @@ extension RaceCheckTestSuite {
       #expect(result.status == 1)
       let replay = try #require(result.outputLines.first { $0.hasPrefix("Replay: ") })
       #expect(replay.hasPrefix("Replay: check-my-types run StuckCounter --seed 0x"), "\(replay)")
+      let repro = try #require(result.outputLines.first { $0.hasPrefix("Repro file: ") })
+      #expect(
+        repro.contains("  (check-my-types replay \(directory.path)/StuckCounter-0x"), "\(repro)")
       #expect(!result.output.contains("racecheck run"), "\(result.output)")
     }
 
@@ -303,6 +306,40 @@ extension RaceCheckTestSuite {
       #expect(
         result.errorLines == [
           "racecheck: \(path): recorded for target 'Elsewhere', which this program does not know"
+        ])
+    }
+
+    @Test func replayOfATestsReproPrintsTheTestAndTheCommandThatReplaysIt() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      let path = directory.path + "/from-a-test.json"
+      let command = #"swift test --filter '^MyTests\.CacheTests/testHit$'"#
+      try CLI.encodedRepro(
+        target: "Cache", scenarioIndex: 4,
+        origin: .test(id: "MyTests.CacheTests/testHit", command: command)
+      ).write(to: URL(fileURLWithPath: path))
+      let result = CLI.invoke(["replay", path])
+      #expect(result.status == 65)
+      #expect(
+        result.errorLines == [
+          "racecheck: \(path): recorded by the test MyTests.CacheTests/testHit for target 'Cache', "
+            + "which this program does not know; the test replays it: "
+            + "RACECHECK_SEED=0x0000000000000001 RACECHECK_SCENARIO=4 \(command)"
+        ])
+    }
+
+    @Test func replayOfAnotherProgramsReproNamesThatProgram() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      let path = directory.path + "/from-a-program.json"
+      try CLI.encodedRepro(target: "Cache", origin: .program("check-my-types"))
+        .write(to: URL(fileURLWithPath: path))
+      let result = CLI.invoke(["replay", path])
+      #expect(result.status == 65)
+      #expect(
+        result.errorLines == [
+          "racecheck: \(path): recorded by check-my-types for target 'Cache', which this program "
+            + "does not know; 'check-my-types replay' replays it"
         ])
     }
 
@@ -589,10 +626,14 @@ private enum CLI {
     return Result(status: status, outputLines: output.all, errorLines: errors.all)
   }
 
-  /// A valid repro file's bytes for a counter scenario recorded for `target`.
-  static func encodedRepro(target: String) throws -> Data {
+  /// A valid repro file's bytes for a counter scenario recorded for `target`, by `origin`.
+  static func encodedRepro(
+    target: String, scenarioIndex: Int = 0, origin: Configuration.Origin? = nil
+  ) throws -> Data {
+    var configuration = Configuration()
+    configuration.origin = origin
     let repro = Repro(
-      target: target, seed: 1, scenarioIndex: 0, configuration: Configuration(),
+      target: target, seed: 1, scenarioIndex: scenarioIndex, configuration: configuration,
       scenario: Scenario(initial: [Scenario.Call("increment"), Scenario.Call("get")]),
       diagnosis: nil, history: nil)
     return try JSONEncoder().encode(repro)

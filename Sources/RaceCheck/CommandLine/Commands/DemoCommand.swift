@@ -68,6 +68,7 @@ enum DemoCommand {
     base.reproDirectory = parsed.value("--repro-dir") ?? defaults.reproDirectory
     base.isolated = !parsed.flag("--no-isolation")
     base.hangTimeout = try parsed.duration("--hang-timeout") ?? defaults.hangTimeout
+    base.origin = .program(context.programName)
     let json = parsed.flag("--json")
     let targets = context.driver.targets.compactMap { target in
       // A target without a schedule expectation may not run under the scheduler at all (it may trap).

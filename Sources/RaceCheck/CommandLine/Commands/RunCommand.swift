@@ -63,7 +63,8 @@ enum RunCommand {
     -> ExitStatus
   {
     let target = try context.target(named: parsed.positionals[0])
-    let configuration = try configuration(from: parsed)
+    var configuration = try configuration(from: parsed)
+    configuration.origin = .program(context.programName)
     let interruption = Interruption.watch()
     var report = context.check(target, configuration, interruption: interruption)
     interruption.stop()
