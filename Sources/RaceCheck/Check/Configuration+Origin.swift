@@ -1,9 +1,9 @@
 extension Configuration {
   /// Where a check was started: a test or a program's command line.
   ///
-  /// A repro file records it, so that replaying the file can say how to run its check again.
-  /// `check(_:)` sets it to the calling test and ``CommandLineDriver`` to its program; a
-  /// check started any other way has none.
+  /// A repro file records it, so that replaying the file can say how to run its check again
+  /// and so that two origins never write the same file. `check(_:)` sets it to the calling
+  /// test and ``CommandLineDriver`` to its program; a check started any other way has none.
   ///
   /// ```swift
   /// if case .test(let id, _) = try Repro.read(from: path).configuration.origin { print(id) }

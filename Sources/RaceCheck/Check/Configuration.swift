@@ -88,8 +88,8 @@ public struct Configuration: Hashable, Sendable, Codable {
   public var schedule: ScheduleSettings?
   /// Where the check was started, or nil when neither a test nor a program's command line started it.
   ///
-  /// `check(_:)` and ``CommandLineDriver`` set it; repro files record it, which lets
-  /// `racecheck replay` say how to run a test's check again.
+  /// `check(_:)` and ``CommandLineDriver`` set it; repro files record it, which names them
+  /// apart and lets `racecheck replay` say how to run a test's check again.
   public var origin: Origin?
 
   /// Creates a configuration; every parameter has a default.

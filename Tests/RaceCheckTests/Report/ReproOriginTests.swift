@@ -4,7 +4,7 @@ import Testing
 @testable import RaceCheck
 
 extension RaceCheckTestSuite {
-  /// A repro file records where its check was started.
+  /// A repro file records where its check was started, and its name keeps apart the files of different origins.
   @Suite struct ReproOriginTests {
     private static let testOrigin = Configuration.Origin.test(
       id: "MyTests.CacheSuite/lookup()",
@@ -64,6 +64,34 @@ extension RaceCheckTestSuite {
       ) {
         try Repro.read(from: file.path)
       }
+    }
+
+    @Test func fileNameEndsWithTheOrigin() {
+      #expect(repro(origin: nil).fileName == "LockArray-0x000000000000002A-3.json")
+      #expect(
+        repro(origin: .program("check my types")).fileName
+          == "LockArray-0x000000000000002A-3.program-check_my_types.json")
+      // 458DA530 is the FNV-1a hash of the test's identifier: the same in every run.
+      #expect(
+        repro(origin: Self.testOrigin).fileName
+          == "LockArray-0x000000000000002A-3.test-lookup-458DA530.json")
+    }
+
+    @Test func sameFailureFromDifferentOriginsIsWrittenToDifferentFiles() throws {
+      let origins: [Configuration.Origin?] = [
+        nil, .program("racecheck"), .program("check-my-types"),
+        .test(id: "MyTests.CacheSuite/lookup()", command: "swift test"),
+        // The same function name in another suite, and a test named like the program.
+        .test(id: "MyTests.OtherSuite/lookup()", command: "swift test"),
+        .test(id: "MyTests.CacheSuite/racecheck()", command: "swift test"),
+        .test(id: "MyTests.CacheTests/racecheck", command: "swift test"),
+      ]
+      let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("racecheck-origin-\(UUID().uuidString)").path
+      defer { try? FileManager.default.removeItem(atPath: directory) }
+      let paths = try origins.map { try repro(origin: $0).write(into: directory) }
+      #expect(Set(paths).count == origins.count, "\(paths)")
+      #expect(try FileManager.default.contentsOfDirectory(atPath: directory).count == origins.count)
     }
   }
 }

@@ -80,6 +80,7 @@ extension RaceCheckTestSuite {
         return
       }
       #expect(path.contains("/GuardedInsertArray-0x"), "\(path)")
+      #expect(path.contains(".test-reproOfAFailingCheckNamesTheTestAndReplayPrintsItsCommand-"))
       let id =
         "RaceCheckTests.RaceCheckTestSuite/SwiftTestingFailureTests/"
         + "reproOfAFailingCheckNamesTheTestAndReplayPrintsItsCommand()"
