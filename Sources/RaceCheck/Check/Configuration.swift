@@ -86,6 +86,11 @@ public struct Configuration: Hashable, Sendable, Codable {
   /// Schedule mode controls only code that uses the `RaceCheckSync` primitives; `invocations`
   /// is then unused and `schedule.schedulesPerScenario` is the budget of each scenario.
   public var schedule: ScheduleSettings?
+  /// Where the check was started, or nil when neither a test nor a program's command line started it.
+  ///
+  /// `check(_:)` and ``CommandLineDriver`` set it; repro files record it, which names them
+  /// apart and lets `racecheck replay` say how to run a test's check again.
+  public var origin: Origin?
 
   /// Creates a configuration; every parameter has a default.
   public init(
@@ -130,7 +135,7 @@ public struct Configuration: Hashable, Sendable, Codable {
 extension Configuration {
   private enum CodingKeys: String, CodingKey {
     case seed, shape, scenarios, invocations, firstScenario, timeLimit, minimizes, shrinkTimeLimit,
-      reproDirectory, isolated, hangTimeout, requiresConclusiveVerdict, schedule
+      reproDirectory, isolated, hangTimeout, requiresConclusiveVerdict, schedule, origin
   }
 
   /// Encodes a configuration, with times in seconds as repro files have always written them.
@@ -151,6 +156,7 @@ extension Configuration {
       try container.encode(requiresConclusiveVerdict, forKey: .requiresConclusiveVerdict)
     }
     try container.encodeIfPresent(schedule, forKey: .schedule)
+    try container.encodeIfPresent(origin, forKey: .origin)
   }
 
   /// Decodes a configuration; a key that is missing, as in files written before it existed, keeps its default.
@@ -178,6 +184,7 @@ extension Configuration {
       try container.decodeIfPresent(Bool.self, forKey: .requiresConclusiveVerdict) ?? false
     schedule =
       try container.decodeIfPresent(ScheduleSettings.self, forKey: .schedule) ?? defaults.schedule
+    origin = try container.decodeIfPresent(Origin.self, forKey: .origin)
   }
 }
 

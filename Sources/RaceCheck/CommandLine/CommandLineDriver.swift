@@ -13,7 +13,10 @@ import Foundation
 public struct CommandLineDriver: Sendable {
   /// The targets the commands can name.
   public var targets: [Target]
-  /// The name help, errors and replay commands show, such as `racecheck`.
+  /// The name help, errors, hints and replay commands show, such as `racecheck`.
+  ///
+  /// By default, the running executable's own name (``runningProgramName``), so that the
+  /// commands a program prints are ones its user can type.
   public var programName: String
   /// What `bench` measures, or nil when the program has no benchmarks.
   public var benchmarks: BenchmarkPlan?
@@ -23,9 +26,10 @@ public struct CommandLineDriver: Sendable {
   /// its own worker; a driver made with ``init(targets:programName:benchmarks:)`` checks in process.
   package var workerExecutable: String?
 
-  /// Creates a driver over `targets`.
+  /// Creates a driver over `targets`, whose commands name the program `programName`.
   public init(
-    targets: [Target], programName: String = "racecheck", benchmarks: BenchmarkPlan? = nil
+    targets: [Target], programName: String = runningProgramName,
+    benchmarks: BenchmarkPlan? = nil
   ) {
     self.targets = targets
     self.programName = programName
@@ -52,9 +56,10 @@ public struct CommandLineDriver: Sendable {
     }
   }
 
-  /// Runs `CommandLine.arguments` and exits with the status.
+  /// Runs `CommandLine.arguments` and exits with the status; the commands it prints name `programName`.
   public static func main(
-    targets: [Target], programName: String = "racecheck", benchmarks: BenchmarkPlan? = nil
+    targets: [Target], programName: String = runningProgramName,
+    benchmarks: BenchmarkPlan? = nil
   ) -> Never {
     // A worker started by an isolated check runs its job and exits here.
     IsolatedWorker.runIfRequested(targets: targets)
@@ -62,6 +67,16 @@ public struct CommandLineDriver: Sendable {
       targets: targets, programName: programName, benchmarks: benchmarks)
     driver.workerExecutable = WorkerCommand.currentExecutable
     exit(driver.run(Array(CommandLine.arguments.dropFirst())))
+  }
+
+  /// The running executable's name: the last path component of `CommandLine.arguments[0]`, or `racecheck`.
+  public static var runningProgramName: String {
+    programName(invokedAs: CommandLine.arguments.first ?? "")
+  }
+
+  /// The program name of an executable started as `argument0`, such as `.build/debug/check-my-types`.
+  static func programName(invokedAs argument0: String) -> String {
+    argument0.split(separator: "/").last.map(String.init) ?? "racecheck"
   }
 
   /// The version line: racecheck's version, under the embedding program's name when it has its own.

@@ -108,7 +108,9 @@ extension CheckReport: CustomStringConvertible {
     var lines: [String] = []
     if let replayCommand { lines.append("Replay: \(replayCommand)") }
     switch failure.repro {
-    case .written(let path): lines.append("Repro file: \(path)  (racecheck replay \(path))")
+    case .written(let path):
+      let hint = configuration.origin?.replayHint(forReproAt: path).map { "  (\($0))" } ?? ""
+      lines.append("Repro file: \(path)\(hint)")
     case .notWritten(let error): lines.append("Repro file: not written: \(error)")
     }
     return lines

@@ -90,12 +90,43 @@ public struct Repro: Hashable, Sendable, Codable {
     }
   }
 
+  /// The file's name: the target, the seed and the scenario, then the origin, so that no two origins share a file.
+  ///
+  /// `LockArray-0x…-3.program-racecheck.json` from a program's command line,
+  /// `LockArray-0x…-3.test-lockArrayInserts-5E2C0A91.json` from a test, whose hexadecimal tag
+  /// is a hash of its identifier (two tests of one name in two suites differ), and
+  /// `LockArray-0x…-3.json` from a check of no origin. Only the origin's part has a dot.
+  var fileName: String {
+    let stem = Self.fileNamePart(target) + "-" + seed + "-" + String(scenarioIndex)
+    switch configuration.origin {
+    case .program(let name):
+      return stem + ".program-" + Self.fileNamePart(name) + ".json"
+    case .test(let id, _):
+      let function = id.split(separator: "/").last?.split(separator: "(").first ?? Substring(id)
+      return stem + ".test-" + Self.fileNamePart(String(function)) + "-" + Self.hashTag(id)
+        + ".json"
+    case nil:
+      return stem + ".json"
+    }
+  }
+
+  /// `text` with every character but letters, digits, `-` and `_` made `_`.
+  private static func fileNamePart(_ text: String) -> String {
+    String(text.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
+  }
+
+  /// Eight hexadecimal digits of the 32-bit FNV-1a hash of `text`: short, and the same in every run.
+  private static func hashTag(_ text: String) -> String {
+    var hash: UInt32 = 0x811C_9DC5
+    for byte in text.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+    let digits = String(hash, radix: 16, uppercase: true)
+    return String(repeating: "0", count: 8 - digits.count) + digits
+  }
+
   /// Writes the repro as pretty-printed JSON into `directory`, creating it, and returns the file's path.
   func write(into directory: String) throws -> String {
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    let safeName = String(
-      target.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
-    let path = directory + "/" + safeName + "-" + seed + "-" + String(scenarioIndex) + ".json"
+    let path = directory + "/" + fileName
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     try encoder.encode(self).write(to: URL(fileURLWithPath: path))
@@ -117,6 +148,10 @@ public enum ReproError: Error, Hashable, Sendable, CustomStringConvertible {
   case wrongTarget(path: String, recorded: String, expected: String)
   /// The file names no target this program knows.
   case unknownTarget(path: String, recorded: String)
+  /// The file names no target this program knows and was recorded by a test; `replay` is the command that runs it again.
+  case recordedByTest(path: String, recorded: String, test: String, replay: String)
+  /// The file names no target this program knows and was recorded by another program's command line.
+  case recordedByProgram(path: String, recorded: String, program: String)
   /// The scenario does not fit the target's spec.
   case scenarioMismatch(path: String, ScenarioError)
 
@@ -132,6 +167,12 @@ public enum ReproError: Error, Hashable, Sendable, CustomStringConvertible {
       return "\(path): recorded for target '\(recorded)', not '\(expected)'"
     case .unknownTarget(let path, let recorded):
       return "\(path): recorded for target '\(recorded)', which this program does not know"
+    case .recordedByTest(let path, let recorded, let test, let replay):
+      return "\(path): recorded by the test \(test) for target '\(recorded)', which this program "
+        + "does not know; the test replays it: \(replay)"
+    case .recordedByProgram(let path, let recorded, let program):
+      return "\(path): recorded by \(program) for target '\(recorded)', which this program "
+        + "does not know; '\(program) replay' replays it"
     case .scenarioMismatch(let path, let problem):
       return "\(path): the scenario does not fit the target: \(problem)"
     }

@@ -58,6 +58,10 @@ public func check<Subject, Model>(
     record(report.description)
     return report
   }
+  // The repro file records the calling test and the command that runs it alone, as it was built.
+  let selection = TestReplay.Selection.current(function: function)
+  let testCommand = TestReplay.testCommand(selecting: selection)
+  configuration.origin = .test(id: selection.testID, command: testCommand)
   var worker: WorkerCommand?
   if configuration.isolated, let relaunch = TestRelaunch.current {
     worker = WorkerCommand(
@@ -65,9 +69,8 @@ public func check<Subject, Model>(
       callSite: callSite)
   }
   var report = spec.check(configuration, worker: worker, interruption: nil)
-  let testName = function.split(separator: "(").first.map(String.init) ?? function
   report.replayCommand = TestReplay.command(
-    seed: report.seed, scenario: report.failure?.scenarioIndex, testName: testName)
+    seed: report.seed, scenario: report.failure?.scenarioIndex, testCommand: testCommand)
   switch report.outcome {
   case .passed:
     break

@@ -16,7 +16,7 @@ struct TestRelaunch: Hashable, Sendable {
     if let test = Test.current {
       return swiftTesting(testID: test.id.description)
     }
-    return xcTest(procedureNames: procedureNamesOnStack())
+    return xcTestMethodOnStack().map { TestRelaunch(arguments: [$0]) }
   }
 
   /// Selects one Swift Testing test by its identifier (module, suites, function and source location).
@@ -26,16 +26,21 @@ struct TestRelaunch: Hashable, Sendable {
     return TestRelaunch(arguments: ["--testing-library", "swift-testing", "--filter", pattern])
   }
 
-  /// Selects the XCTest method found among the demangled procedure names of the current stack.
+  /// The XCTest method running on the calling thread, as `Module.Class/testName`, or nil when none is.
+  static func xcTestMethodOnStack() -> String? {
+    xcTestMethod(procedureNames: procedureNamesOnStack())
+  }
+
+  /// The first XCTest method among mangled procedure names, innermost first, as `Module.Class/testName`.
   ///
   /// XCTest has no public "current test"; its test methods are the stack's
   /// `Module.Class.testName() -> ()` frames, and XCTest selects one as `Module.Class/testName`.
-  static func xcTest(procedureNames: [String]) -> TestRelaunch? {
+  static func xcTestMethod(procedureNames: [String]) -> String? {
     for mangled in procedureNames where SwiftSymbolName.isMangled(mangled) {
       guard let name = SwiftSymbolName.demangleFully(mangled),
         let selection = xcTestSelection(demangled: name)
       else { continue }
-      return TestRelaunch(arguments: [selection])
+      return selection
     }
     return nil
   }

@@ -172,7 +172,7 @@ extension RaceCheckTestSuite {
     @Test func scheduleRunJSONCarriesTheTraceAndItsReproReplaysIt() throws {
       let directory = try TemporaryDirectory()
       defer { directory.remove() }
-      let driver = CommandLineDriver(targets: Catalogue.withModeExpectations(Catalogue.targets))
+      let driver = CLI.driver(targets: Catalogue.withModeExpectations(Catalogue.targets))
       let run = CLI.invoke(
         [
           "run", "AtomicCounter", "--mode", "schedule", "--seed", "1", "--repro-dir",
@@ -215,6 +215,66 @@ extension RaceCheckTestSuite {
       #expect((document["diagnosis"] as? [String: Any])?.keys.sorted() == ["evidence", "pattern"])
     }
 
+    // MARK: The program's own name
+
+    @Test func programNamedCheckMyTypesPrintsReplayLinesThatBeginWithItsName() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      let result = CLI.invoke(
+        [
+          "run", "StuckCounter", "--scenarios", "3", "--invocations", "50", "--repro-dir",
+          directory.path,
+        ], driver: CLI.driver(programName: "check-my-types"))
+      #expect(result.status == 1)
+      let replay = try #require(result.outputLines.first { $0.hasPrefix("Replay: ") })
+      #expect(replay.hasPrefix("Replay: check-my-types run StuckCounter --seed 0x"), "\(replay)")
+      let repro = try #require(result.outputLines.first { $0.hasPrefix("Repro file: ") })
+      #expect(repro.hasSuffix(".program-check-my-types.json)"), "\(repro)")
+      #expect(
+        repro.contains("  (check-my-types replay \(directory.path)/StuckCounter-0x"), "\(repro)")
+      #expect(!result.output.contains("racecheck run"), "\(result.output)")
+    }
+
+    @Test func demoOfAProgramNamedCheckMyTypesFollowsEachDisagreementWithItsRunCommand() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      var mislabelled = CLI.stuck
+      mislabelled.expectation = .pass
+      let result = CLI.invoke(
+        ["demo", "--scenarios", "3", "--invocations", "20", "--repro-dir", directory.path],
+        driver: CLI.driver(targets: [CLI.locked, mislabelled], programName: "check-my-types"))
+      #expect(result.status == 1)
+      let disagreement = try #require(
+        result.outputLines.firstIndex { $0.hasPrefix("Disagrees: StuckCounter") })
+      let replay = result.outputLines[disagreement + 1]
+      // The demo's own budgets differ from run's defaults, so the command names them.
+      #expect(
+        replay.hasPrefix(
+          "  Replay: check-my-types run StuckCounter --seed 0x0000000000000001 --scenarios 3 "
+            + "--invocations 20"),
+        "\(result.output)")
+      #expect(replay.hasSuffix("--shrink-time 1 --repro-dir \(directory.path)"), "\(replay)")
+    }
+
+    @Test func programNamedCheckMyTypesNamesItselfInHelpAndHints() {
+      let driver = CLI.driver(programName: "check-my-types")
+      #expect(
+        CLI.invoke(["--help"], driver: driver).output.contains("USAGE: check-my-types <command>"))
+      #expect(
+        CLI.invoke(["rn"], driver: driver).errorLines == [
+          "check-my-types: unknown command 'rn' (did you mean 'run'?)",
+          "Run 'check-my-types --help' for usage.",
+        ])
+    }
+
+    @Test func driverNamesTheRunningExecutableUnlessToldOtherwise() {
+      let executable = URL(fileURLWithPath: CommandLine.arguments[0]).lastPathComponent
+      // The test binary is not named racecheck, so a default left at "racecheck" shows here.
+      #expect(executable != "racecheck")
+      #expect(CommandLineDriver.runningProgramName == executable)
+      #expect(CommandLineDriver(targets: []).programName == executable)
+    }
+
     // MARK: replay
 
     @Test func replayOfAMissingFileIsADataError() {
@@ -247,6 +307,40 @@ extension RaceCheckTestSuite {
       #expect(
         result.errorLines == [
           "racecheck: \(path): recorded for target 'Elsewhere', which this program does not know"
+        ])
+    }
+
+    @Test func replayOfATestsReproPrintsTheTestAndTheCommandThatReplaysIt() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      let path = directory.path + "/from-a-test.json"
+      let command = #"swift test --filter '^MyTests\.CacheTests/testHit$'"#
+      try CLI.encodedRepro(
+        target: "Cache", scenarioIndex: 4,
+        origin: .test(id: "MyTests.CacheTests/testHit", command: command)
+      ).write(to: URL(fileURLWithPath: path))
+      let result = CLI.invoke(["replay", path])
+      #expect(result.status == 65)
+      #expect(
+        result.errorLines == [
+          "racecheck: \(path): recorded by the test MyTests.CacheTests/testHit for target 'Cache', "
+            + "which this program does not know; the test replays it: "
+            + "RACECHECK_SEED=0x0000000000000001 RACECHECK_SCENARIO=4 \(command)"
+        ])
+    }
+
+    @Test func replayOfAnotherProgramsReproNamesThatProgram() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      let path = directory.path + "/from-a-program.json"
+      try CLI.encodedRepro(target: "Cache", origin: .program("check-my-types"))
+        .write(to: URL(fileURLWithPath: path))
+      let result = CLI.invoke(["replay", path])
+      #expect(result.status == 65)
+      #expect(
+        result.errorLines == [
+          "racecheck: \(path): recorded by check-my-types for target 'Cache', which this program "
+            + "does not know; 'check-my-types replay' replays it"
         ])
     }
 
@@ -305,7 +399,7 @@ extension RaceCheckTestSuite {
     @Test func demoTalliesTargetsThatMeetTheirExpectations() throws {
       let directory = try TemporaryDirectory()
       defer { directory.remove() }
-      let driver = CommandLineDriver(targets: [CLI.locked, CLI.stuck])
+      let driver = CLI.driver(targets: [CLI.locked, CLI.stuck])
       let result = CLI.invoke(
         ["demo", "--scenarios", "3", "--invocations", "20", "--repro-dir", directory.path],
         driver: driver)
@@ -319,7 +413,7 @@ extension RaceCheckTestSuite {
       defer { directory.remove() }
       var mislabelled = CLI.stuck
       mislabelled.expectation = .pass
-      let driver = CommandLineDriver(targets: [CLI.locked, mislabelled])
+      let driver = CLI.driver(targets: [CLI.locked, mislabelled])
       let result = CLI.invoke(
         ["demo", "--scenarios", "3", "--invocations", "20", "--repro-dir", directory.path],
         driver: driver)
@@ -364,7 +458,7 @@ extension RaceCheckTestSuite {
     @Test func benchJSONIsExactlyTheResults() throws {
       let plan = BenchmarkPlan(
         throughputTarget: "LockedCounter", firstFailureTargets: [], seeds: [])
-      let driver = CommandLineDriver(targets: CLI.targets, benchmarks: plan)
+      let driver = CLI.driver(benchmarks: plan)
       let result = CLI.invoke(["bench", "--seconds", "0.05", "--json"], driver: driver)
       #expect(result.status == 0)
       let document = try #require(result.jsonObject)
@@ -378,7 +472,7 @@ extension RaceCheckTestSuite {
       // With no seeds, no first failure is timed and the median is infinite.
       let plan = BenchmarkPlan(
         throughputTarget: "LockedCounter", firstFailureTargets: ["StuckCounter"], seeds: [])
-      let driver = CommandLineDriver(targets: CLI.targets, benchmarks: plan)
+      let driver = CLI.driver(benchmarks: plan)
       let result = CLI.invoke(["bench", "--seconds", "0.05", "--json"], driver: driver)
       #expect(result.status == 0)
       let results = try #require(result.jsonObject?["results"] as? [[String: Any]])
@@ -390,7 +484,7 @@ extension RaceCheckTestSuite {
     @Test func benchPlanNamingAnUnknownTargetIsAnInternalError() {
       let plan = BenchmarkPlan(throughputTarget: "Nowhere", firstFailureTargets: [])
       let result = CLI.invoke(
-        ["bench"], driver: CommandLineDriver(targets: CLI.targets, benchmarks: plan))
+        ["bench"], driver: CLI.driver(benchmarks: plan))
       #expect(result.status == 70)
     }
 
@@ -516,9 +610,15 @@ private enum CLI {
     var all: [String] { lock.withLock { lines } }
   }
 
-  static func invoke(
-    _ arguments: [String], driver: CommandLineDriver = CommandLineDriver(targets: targets)
-  ) -> Result {
+  /// A driver named `racecheck` whatever runs the tests, as the texts these tests expect name it.
+  static func driver(
+    targets: [Target] = targets, programName: String = "racecheck",
+    benchmarks: BenchmarkPlan? = nil
+  ) -> CommandLineDriver {
+    CommandLineDriver(targets: targets, programName: programName, benchmarks: benchmarks)
+  }
+
+  static func invoke(_ arguments: [String], driver: CommandLineDriver = driver()) -> Result {
     let output = Lines()
     let errors = Lines()
     let status = driver.run(
@@ -527,10 +627,14 @@ private enum CLI {
     return Result(status: status, outputLines: output.all, errorLines: errors.all)
   }
 
-  /// A valid repro file's bytes for a counter scenario recorded for `target`.
-  static func encodedRepro(target: String) throws -> Data {
+  /// A valid repro file's bytes for a counter scenario recorded for `target`, by `origin`.
+  static func encodedRepro(
+    target: String, scenarioIndex: Int = 0, origin: Configuration.Origin? = nil
+  ) throws -> Data {
+    var configuration = Configuration()
+    configuration.origin = origin
     let repro = Repro(
-      target: target, seed: 1, scenarioIndex: 0, configuration: Configuration(),
+      target: target, seed: 1, scenarioIndex: scenarioIndex, configuration: configuration,
       scenario: Scenario(initial: [Scenario.Call("increment"), Scenario.Call("get")]),
       diagnosis: nil, history: nil)
     return try JSONEncoder().encode(repro)

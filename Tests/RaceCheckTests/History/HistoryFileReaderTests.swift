@@ -194,7 +194,7 @@ enum CheckCLI {
   static func run(_ arguments: [String], path: String) -> Result {
     let output = Lines()
     let errors = Lines()
-    let status = CommandLineDriver(targets: []).run(
+    let status = CommandLineDriver(targets: [], programName: "racecheck").run(
       arguments, output: CommandOutput { output.append($0) },
       errors: CommandOutput { errors.append($0) })
     return Result(path: path, status: status, output: output.all, errors: errors.all)

@@ -1,4 +1,5 @@
 import RaceCheck
+import Synchronization
 import Testing
 
 extension RaceCheckTestSuite {
@@ -60,10 +61,54 @@ extension RaceCheckTestSuite {
     @Test func reportNamesTheCallingTestInItsReplayCommand() {
       withKnownIssue {
         let report = check(GuardedInsertArray.spec, configuration: smallConfiguration())
+        let command = report.replayCommand ?? ""
+        #expect(command.hasPrefix("RACECHECK_SEED=0x"), "\(command)")
         #expect(
-          report.replayCommand?.hasSuffix("--filter reportNamesTheCallingTestInItsReplayCommand")
-            == true)
+          command.hasSuffix(
+            #" --filter '^RaceCheckTests\.RaceCheckTestSuite/SwiftTestingFailureTests/reportNamesTheCallingTestInItsReplayCommand\(\)/'"#
+          ), "\(command)")
       }
     }
+
+    @Test func reproOfAFailingCheckNamesTheTestAndReplayPrintsItsCommand() throws {
+      var report: CheckReport?
+      withKnownIssue {
+        report = check(GuardedInsertArray.spec, configuration: smallConfiguration())
+      }
+      guard case .written(let path) = report?.failure?.repro else {
+        Issue.record("no repro file: \(report?.description ?? "no report")")
+        return
+      }
+      #expect(path.contains("/GuardedInsertArray-0x"), "\(path)")
+      #expect(path.contains(".test-reproOfAFailingCheckNamesTheTestAndReplayPrintsItsCommand-"))
+      let id =
+        "RaceCheckTests.RaceCheckTestSuite/SwiftTestingFailureTests/"
+        + "reproOfAFailingCheckNamesTheTestAndReplayPrintsItsCommand()"
+      guard case .test(id, _) = try Repro.read(from: path).configuration.origin else {
+        Issue.record("the repro names no test: \(path)")
+        return
+      }
+      let replayCommand = try #require(report?.replayCommand)
+      let errors = CollectedLines()
+      let status = CommandLineDriver(targets: [], programName: "racecheck").run(
+        ["replay", path], output: CommandOutput { _ in }, errors: CommandOutput(errors.append))
+      #expect(status == 65)
+      #expect(
+        errors.lines == [
+          "racecheck: \(path): recorded by the test \(id) for target 'GuardedInsertArray', which "
+            + "this program does not know; the test replays it: \(replayCommand)"
+        ])
+    }
+  }
+}
+
+/// The lines a command line wrote to one of its outputs.
+private final class CollectedLines: Sendable {
+  private let collected = Mutex<[String]>([])
+
+  var lines: [String] { collected.withLock { $0 } }
+
+  @Sendable func append(_ line: String) {
+    collected.withLock { $0.append(line) }
   }
 }

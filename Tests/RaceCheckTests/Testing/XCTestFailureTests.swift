@@ -38,6 +38,18 @@ final class XCTestFailureTests: XCTestCase {
       recorded.first?.description ?? "no failure recorded")
   }
 
+  func testReplayCommandSelectsThisMethodAlone() {
+    let report = check(GuardedInsertArray.spec, configuration: smallConfiguration())
+    let command = report.replayCommand ?? ""
+    XCTAssertTrue(command.hasPrefix("RACECHECK_SEED=0x"), command)
+    XCTAssertTrue(
+      command.hasSuffix(
+        #" --filter '^RaceCheckTests\.XCTestFailureTests/testReplayCommandSelectsThisMethodAlone$'"#
+      ),
+      command)
+    XCTAssertEqual(recorded.count, 1)
+  }
+
   func testPassingCheckRecordsNoFailure() {
     check(OneLockCounter.spec, configuration: smallConfiguration())
     XCTAssertTrue(recorded.isEmpty)

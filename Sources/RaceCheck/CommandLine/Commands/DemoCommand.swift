@@ -38,7 +38,8 @@ enum DemoCommand {
     discussion: [
       "A row agrees when its verdict and diagnosis are the catalogue's; an inconclusive row",
       "(a search cut short) does not. Exits 0 when every row agrees, 1 otherwise, and 130 or",
-      "143 after SIGINT or SIGTERM, once the rows checked so far are printed.",
+      "143 after SIGINT or SIGTERM, once the rows checked so far are printed. Each row that",
+      "disagrees is followed by the 'run' command that checks it again.",
     ],
     execute: { parsed, context throws(UsageError) in try run(parsed, context) })
 
@@ -67,6 +68,7 @@ enum DemoCommand {
     base.reproDirectory = parsed.value("--repro-dir") ?? defaults.reproDirectory
     base.isolated = !parsed.flag("--no-isolation")
     base.hangTimeout = try parsed.duration("--hang-timeout") ?? defaults.hangTimeout
+    base.origin = .program(context.programName)
     let json = parsed.flag("--json")
     let targets = context.driver.targets.compactMap { target in
       // A target without a schedule expectation may not run under the scheduler at all (it may trap).
@@ -137,6 +139,9 @@ enum DemoCommand {
       context.print(
         "Disagrees: \(outcome.target.name) with seed \(Configuration.formatSeed(outcome.report.seed)): expected "
           + "\(ListCommand.describe(outcome.expectation)), found \(found(outcome.report))")
+      context.print(
+        "  Replay: "
+          + RunCommand.replayCommand(of: outcome.report, programName: context.programName))
     }
     return status
   }

@@ -6,7 +6,10 @@ enum ReplayCommand {
       "Run a repro file's scenario again until its failure shows, and say how often it did.",
     arguments: [
       ArgumentSpec(
-        name: "repro-file", help: "A repro file written by 'run' (in .racecheck/repro by default).")
+        name: "repro-file",
+        help:
+          "A repro file written by 'run', 'demo' or a test's check (in .racecheck/repro by default)."
+      )
     ],
     options: [
       .value(
@@ -22,7 +25,8 @@ enum ReplayCommand {
       "runs out, and prints how many invocations that took and the failure rate measured.",
       "Exits 1 when the failure showed again, 3 when it did not (inconclusive, never 0),",
       "65 when the file cannot be used, 78 when the spec is broken, and 130 or 143 after",
-      "SIGINT or SIGTERM.",
+      "SIGINT or SIGTERM. A file whose target this program does not know exits 65 too, saying",
+      "what recorded it: for a test's check, the test and the command that runs it again.",
     ],
     execute: { parsed, context throws(UsageError) in try run(parsed, context) })
 
@@ -42,7 +46,7 @@ enum ReplayCommand {
       guard let target = context.driver.targets.first(where: { $0.name == repro.target }),
         let checkable = target.checkable as? any SessionCheckable
       else {
-        throw .unknownTarget(path: path, recorded: repro.target)
+        throw unknownTarget(of: repro, at: path, programName: context.programName)
       }
       report = try checkable.replay(
         repro, timeLimit: timeLimit, worker: context.worker, interruption: interruption)
@@ -67,6 +71,21 @@ enum ReplayCommand {
       describe(report, file: path).forEach(context.print)
     }
     return status
+  }
+
+  /// Why the repro's target is unknown here, with how its origin runs it again when another one recorded it.
+  static func unknownTarget(of repro: Repro, at path: String, programName: String) -> ReproError {
+    switch repro.configuration.origin {
+    case .test(let id, let command):
+      return .recordedByTest(
+        path: path, recorded: repro.target, test: id,
+        replay: TestReplay.command(
+          seed: repro.seed, scenario: repro.scenarioIndex, testCommand: command))
+    case .program(let name) where name != programName:
+      return .recordedByProgram(path: path, recorded: repro.target, program: name)
+    case .program, nil:
+      return .unknownTarget(path: path, recorded: repro.target)
+    }
   }
 
   /// The count line, then the diagnosis and scenario of a failing invocation, or what was tried when none failed.

@@ -39,14 +39,14 @@ enum RunCommand {
         "Stop shrinking a failure after this long (default: \(PlainNumber.text(defaults.shrinkTimeLimit!)))."
       ),
       .value("--repro-dir", "DIR", "Folder for repro files (default: .racecheck/repro)."),
-      .flag("--no-isolation", "Check in this process: faster, but a crash ends racecheck."),
+      .flag("--no-isolation", "Check in this process: faster, but a crash ends this program."),
       .value(
         "--hang-timeout", "SECONDS",
         "Report a hang when an invocation makes no progress this long (default: \(PlainNumber.text(defaults.hangTimeout)))."
       ),
       .value(
         "--history", "FILE",
-        "Write the failing history found to FILE as a history file ('racecheck check' reads it)."),
+        "Write the failing history found to FILE as a history file (the 'check' command reads it)."),
       .flag("--json", "Print one JSON document instead of the report."),
     ] + ScheduleOptions.options,
     discussion: [
@@ -63,16 +63,12 @@ enum RunCommand {
     -> ExitStatus
   {
     let target = try context.target(named: parsed.positionals[0])
-    let configuration = try configuration(from: parsed)
+    var configuration = try configuration(from: parsed)
+    configuration.origin = .program(context.programName)
     let interruption = Interruption.watch()
     var report = context.check(target, configuration, interruption: interruption)
     interruption.stop()
-    // A failure replays from its own scenario, not from the first.
-    var replayed = configuration
-    replayed.firstScenario = report.failure?.scenarioIndex ?? configuration.firstScenario
-    report.replayCommand = replayCommand(
-      programName: context.programName, target: target.name, seed: report.seed,
-      configuration: replayed)
+    report.replayCommand = replayCommand(of: report, programName: context.programName)
     let status = ExitStatus.of(report)
     if let path = parsed.value("--history") {
       writeHistory(of: report, target: target, to: path, context)
@@ -137,6 +133,14 @@ enum RunCommand {
     return configuration
   }
 
+  /// The command line that runs the check of `report` again, from the scenario that failed when one did.
+  static func replayCommand(of report: CheckReport, programName: String) -> String {
+    var replayed = report.configuration
+    replayed.firstScenario = report.failure?.scenarioIndex ?? replayed.firstScenario
+    return replayCommand(
+      programName: programName, target: report.target, seed: report.seed, configuration: replayed)
+  }
+
   /// The command line that runs the same check: the seed the run used, and every setting that is not the default.
   ///
   /// `--json` is left out: it changes how the report is printed, not what is checked.
@@ -167,18 +171,6 @@ enum RunCommand {
       words += ["--hang-timeout", PlainNumber.text(configuration.hangTimeout)]
     }
     words += ScheduleOptions.words(configuration.schedule)
-    return words.map(shellQuoted).joined(separator: " ")
-  }
-
-  /// A word as a POSIX shell reads it back unchanged: bare when it is plain, else in single quotes.
-  static func shellQuoted(_ word: String) -> String {
-    let plain =
-      !word.isEmpty
-      && word.unicodeScalars.allSatisfy { scalar in
-        scalar.isASCII
-          && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
-            || "-_./:=,@+%".unicodeScalars.contains(scalar))
-      }
-    return plain ? word : "'" + word.map { $0 == "'" ? "'\\''" : String($0) }.joined() + "'"
+    return words.map(ShellWord.quoted).joined(separator: " ")
   }
 }
