@@ -1,10 +1,10 @@
 /// Shrinks a failing scenario until no smaller variant of it still fails.
 ///
-/// Each round tries, in order: dropping a thread; dropping one call; moving a thread's
-/// first call to the end of the init part or its last call to the start of the post
-/// part; simplifying one argument. The first candidate that fails again (run with the
-/// full invocation budget) replaces the scenario and the round starts over; when no
-/// candidate fails, the scenario is minimal.
+/// Each round tries, in order: dropping half of a part or of a thread's calls; dropping a
+/// thread; dropping one call; moving a thread's first call to the end of the init part or
+/// its last call to the start of the post part; simplifying one argument. The first
+/// candidate that fails again (run with the candidate budget) replaces the scenario and
+/// the round starts over; when no candidate fails, the scenario is minimal.
 struct Shrinker<Evidence> {
   /// Runs a candidate and returns its failure, or nil when it passed the whole budget.
   let fails: (Scenario) throws(OperationError) -> Evidence?
@@ -31,8 +31,34 @@ struct Shrinker<Evidence> {
   }
 
   /// The variants of `scenario` one step smaller, most promising first.
+  ///
+  /// Halves come first: the init and post parts, and each thread's calls, lose their first
+  /// or second half at once. Most calls of a failing scenario do not matter to its bug, and
+  /// a half that goes in one step saves a candidate run per call in it.
   func candidates(_ scenario: Scenario) -> [Scenario] {
     var result: [Scenario] = []
+    func halves(_ calls: [Scenario.Call]) -> [[Scenario.Call]] {
+      guard calls.count > 1 else { return [] }
+      let middle = calls.count / 2
+      return [Array(calls[middle...]), Array(calls[..<middle])]
+    }
+    for kept in halves(scenario.post) {
+      var candidate = scenario
+      candidate.post = kept
+      result.append(candidate)
+    }
+    for kept in halves(scenario.initial) {
+      var candidate = scenario
+      candidate.initial = kept
+      result.append(candidate)
+    }
+    for thread in scenario.parallel.indices {
+      for kept in halves(scenario.parallel[thread]) {
+        var candidate = scenario
+        candidate.parallel[thread] = kept
+        result.append(candidate)
+      }
+    }
     for thread in scenario.parallel.indices {
       var candidate = scenario
       candidate.parallel.remove(at: thread)
