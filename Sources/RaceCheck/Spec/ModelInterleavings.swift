@@ -14,10 +14,8 @@ struct ModelInterleavings<Subject, Model: Hashable & Sendable> {
   func state(after calls: ArraySlice<Scenario.Call>, from state: Model) -> Model? {
     var state = state
     for call in calls {
-      guard let operation = spec.operation(named: call.operation),
-        operation.isValid(call.arguments, in: state)
-      else { return nil }
-      _ = operation.bind(call.arguments)(&state)
+      guard isValid(call, in: state) else { return nil }
+      apply(call, to: &state)
     }
     return state
   }
@@ -25,6 +23,11 @@ struct ModelInterleavings<Subject, Model: Hashable & Sendable> {
   /// Whether `call` is valid in `state`.
   func isValid(_ call: Scenario.Call, in state: Model) -> Bool {
     spec.operation(named: call.operation)?.isValid(call.arguments, in: state) ?? true
+  }
+
+  /// Applies the model side of `call` to `state`.
+  private func apply(_ call: Scenario.Call, to state: inout Model) {
+    _ = spec.operation(named: call.operation)?.bind(call.arguments)(&state)
   }
 
   /// How an exploration ended.
@@ -75,7 +78,7 @@ struct ModelInterleavings<Subject, Model: Hashable & Sendable> {
               continue
             }
             var after = state
-            _ = spec.operation(named: call.operation)?.bind(call.arguments)(&after)
+            apply(call, to: &after)
             next[successor, default: []].insert(after)
           }
         }
