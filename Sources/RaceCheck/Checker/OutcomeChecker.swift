@@ -24,6 +24,12 @@ final class OutcomeChecker<Model: Hashable & Sendable> {
   private var failing = Set<InvocationOutcome>()
   /// The number of searches run, one per outcome that no earlier one decided.
   private(set) var searches = 0
+  /// How many invocations returned each result vector, whatever their timing.
+  private var resultCounts: [[Value]: Int] = [:]
+  /// The number of invocations decided.
+  private(set) var invocations = 0
+  /// The number of result vectors exactly one invocation returned.
+  private(set) var resultsSeenOnce = 0
 
   /// Keeps a few orders per result vector: enough for the timings that recur, bounded for the ones that do not.
   private static var witnessesPerResults: Int { 8 }
@@ -36,6 +42,22 @@ final class OutcomeChecker<Model: Hashable & Sendable> {
 
   /// Decides `record`; past `deadline`, a monotonic time in nanoseconds, a search gives up undecided.
   func check(_ record: InvocationRecord, deadline: Int64? = nil) -> Verdict {
+    let verdict = decide(record, deadline: deadline)
+    if case .undecided = verdict { return verdict }
+    invocations += 1
+    let count = resultCounts[record.results, default: 0] + 1
+    resultCounts[record.results] = count
+    if count == 1 { resultsSeenOnce += 1 } else if count == 2 { resultsSeenOnce -= 1 }
+    return verdict
+  }
+
+  /// The Good–Turing estimate of the chance that the next invocation returns results none has: the share of invocations whose results no other returned.
+  var chanceOfNewResults: Double {
+    invocations == 0 ? 1 : Double(resultsSeenOnce) / Double(invocations)
+  }
+
+  /// Decides `record` from the witnesses and failures seen, or by a search.
+  private func decide(_ record: InvocationRecord, deadline: Int64?) -> Verdict {
     if let known = witnesses[record.results],
       known.contains(where: { Self.respectsRealTime($0, record) })
     {

@@ -62,6 +62,12 @@ struct RunJSON: Encodable {
   var diagnosis: OrNull<Diagnosis>
   /// The minimized scenario of the failure.
   var scenario: OrNull<Scenario>
+  /// The failure's scenario as the search found it, before shrinking.
+  var originalScenario: OrNull<Scenario>
+  /// The shrinking steps that each made the failing scenario smaller.
+  var shrinkSteps: Int
+  /// Whether shrinking ran out of time (or was interrupted) before the scenario was minimal.
+  var shrinkingCutShort: Bool
   /// What racecheck saw of a crash, a hang or an early exit: signal, message, threads, stacks.
   var crash: OrNull<CrashEvidence>
   /// In schedule mode, the interleaving of the failing schedule: thread names, steps and the schedule itself.
@@ -85,6 +91,9 @@ struct RunJSON: Encodable {
     failure = OrNull(report.failure.map(\.kind.rawValue))
     diagnosis = OrNull(report.failure?.diagnosis)
     scenario = OrNull(report.failure?.scenario)
+    originalScenario = OrNull(report.failure?.original)
+    shrinkSteps = report.failure?.shrinkSteps ?? 0
+    shrinkingCutShort = report.failure?.shrinkingCutShort ?? false
     crash = OrNull(report.failure?.crash)
     trace = OrNull(report.failure?.trace)
     reproPath = OrNull(report.failure?.reproPath)

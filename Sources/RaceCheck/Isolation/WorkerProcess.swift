@@ -95,7 +95,10 @@ final class WorkerProcess {
     var hung = false
     var termination: ChildProcess.Termination?
     while sent {
-      pending += (try? messages.read(timeout: .milliseconds(50)))?.bytes ?? []
+      // Back as soon as a whole message is in, so that a short request costs no more than its run.
+      pending +=
+        (try? messages.read(timeout: .milliseconds(50)) { $0.contains(UInt8(ascii: "\n")) })?
+        .bytes ?? []
       errorBytes += ((try? errors.read(timeout: .milliseconds(1)))?.bytes ?? []).prefix(65_536)
       for message in takeMessages(stray: &stray) {
         switch message {

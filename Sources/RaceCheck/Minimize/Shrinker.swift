@@ -1,10 +1,13 @@
 /// Shrinks a failing scenario until no smaller variant of it still fails.
 ///
-/// Each round tries, in order: dropping half of a part or of a thread's calls; dropping a
+/// The candidates, in order: dropping half of a part or of a thread's calls; dropping a
 /// thread; dropping one call; moving a thread's first call to the end of the init part or
 /// its last call to the start of the post part; simplifying one argument. The first
-/// candidate that fails again (run with the candidate budget) replaces the scenario and
-/// the round starts over; when no candidate fails, the scenario is minimal.
+/// candidate that fails again (run with the candidate budget) replaces the scenario, and
+/// the next candidates are those of the new scenario from the same place in the list on,
+/// around to the start: the ones before it did not fail a moment ago, and each costs a
+/// whole budget to reject again. When a whole turn of the list finds no candidate that
+/// fails, the scenario is minimal.
 struct Shrinker<Evidence> {
   /// Runs a candidate and returns its failure, or nil when it passed the whole budget.
   let fails: (Scenario) throws(OperationError) -> Evidence?
@@ -18,11 +21,17 @@ struct Shrinker<Evidence> {
     var current = (scenario: scenario, failure: failure)
     var steps = 0
     var tried = Set<Scenario>([scenario])
+    var start = 0
     search: while true {
-      for candidate in candidates(current.scenario) where tried.insert(candidate).inserted {
+      let candidates = candidates(current.scenario)
+      for offset in candidates.indices {
+        let position = (start + offset) % candidates.count
+        let candidate = candidates[position]
+        guard tried.insert(candidate).inserted else { continue }
         if let failure = try fails(candidate) {
           current = (candidate, failure)
           steps += 1
+          start = position
           continue search
         }
       }

@@ -52,6 +52,8 @@ public struct SearchSummary: Sendable, Codable, Hashable {
   public var overlappingInvocations: Int = 0
   /// The distinct outcomes (results and real-time order) the checker decided.
   public var distinctOutcomes: Int = 0
+  /// How settled the scenarios' explorations were: the chance that one more invocation would have shown results not seen.
+  public var chanceOfNewResults = ChanceOfNewResults()
   /// The scenarios that reached the invocation cap before their count of overlapping invocations.
   public var cappedScenarios: Int = 0
   /// The invocations that ended in a trap the spec's requirements allow, which the check excused.
@@ -62,6 +64,30 @@ public struct SearchSummary: Sendable, Codable, Hashable {
   /// Creates an empty summary for a search of `plannedScenarios` scenarios.
   public init(plannedScenarios: Int = 0) {
     self.plannedScenarios = plannedScenarios
+  }
+}
+
+/// The Good–Turing estimates, over a search's scenarios, of the chance that one more invocation shows results none showed.
+///
+/// A scenario's estimate is the share of its invocations whose results (whatever their
+/// timing) no other invocation returned. Near 0, the scenario has likely shown what its
+/// threads can return; a larger figure says a larger budget would likely explore more.
+public struct ChanceOfNewResults: Sendable, Codable, Hashable {
+  /// The scenarios estimated.
+  public private(set) var scenarios = 0
+  /// The mean estimate over the scenarios.
+  public private(set) var mean = 0.0
+  /// The largest estimate of any scenario.
+  public private(set) var largest = 0.0
+
+  /// Creates the estimates of no scenario.
+  public init() {}
+
+  /// Adds one scenario's estimate.
+  mutating func add(_ chance: Double) {
+    scenarios += 1
+    mean += (chance - mean) / Double(scenarios)
+    largest = max(largest, chance)
   }
 }
 

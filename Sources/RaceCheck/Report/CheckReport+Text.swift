@@ -46,7 +46,7 @@ extension CheckReport: CustomStringConvertible {
       : "; \(search.contractTraps) ended in a trap the spec's requirements allow, and were excused"
     if configuration.schedule != nil {
       return "\(scenarios), \(search.invocations) schedules, "
-        + "\(search.distinctOutcomes) distinct outcomes\(traps)"
+        + "\(search.distinctOutcomes) distinct outcomes\(traps)\(saturationDescription(of: "schedules"))"
     }
     // The budget counts overlapping invocations only, so more may run than --invocations says.
     let why =
@@ -54,7 +54,23 @@ extension CheckReport: CustomStringConvertible {
       ? " (the budget of \(configuration.invocations) per scenario counts only these)" : ""
     return "\(scenarios), \(search.invocations) invocations of which "
       + "\(search.overlappingInvocations) ran their threads at the same time\(why), "
-      + "\(search.distinctOutcomes) distinct outcomes\(traps)"
+      + "\(search.distinctOutcomes) distinct outcomes\(traps)\(saturationDescription(of: "invocations"))"
+  }
+
+  /// How settled the explored scenarios were: the chance that one more run of a scenario shows results none showed.
+  private func saturationDescription(of budget: String) -> String {
+    let chance = search.chanceOfNewResults
+    guard chance.scenarios > 0 else { return "" }
+    return "; the chance that one more of a scenario's \(budget) returns results none did "
+      + "(Good–Turing) is \(Self.percent(chance.mean)) on average, \(Self.percent(chance.largest)) at most"
+  }
+
+  /// A share as a percentage with two significant digits at most, as `0.42%` or `12%`.
+  static func percent(_ share: Double) -> String {
+    let value = share * 100
+    if value >= 10 { return "\(Int(value.rounded()))%" }
+    if value >= 1 { return "\((value * 10).rounded() / 10)%" }
+    return "\((value * 100).rounded() / 100)%"
   }
 
   /// The line that says a signal stopped the check after it found its failure.

@@ -23,6 +23,8 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     var firstFailure: Failure?
     /// The number of distinct outcomes (results and real-time order) the checker decided.
     var distinctOutcomes: Int = 0
+    /// The Good–Turing estimate that one more invocation would return results none did (``OutcomeChecker/chanceOfNewResults``).
+    var chanceOfNewResults: Double = 1
     /// Whether the run stopped at the cap of ``StressRunner/capFactor`` times the invocations before enough of them overlapped.
     var capped: Bool = false
     /// In a `--sanitize=thread` build: the first race Thread Sanitizer reported, and its invocation's history.
@@ -279,6 +281,7 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     }
     result.searches = checker.searches
     result.distinctOutcomes = checker.searches
+    result.chanceOfNewResults = checker.chanceOfNewResults
     return result
   }
 

@@ -50,7 +50,8 @@ final class StressScenarioRunner<Subject, Model: Hashable & Sendable>: ScenarioR
     }
     var result = RunResult(
       invocations: found.invocations, overlappingInvocations: found.concurrentInvocations,
-      distinctOutcomes: found.distinctOutcomes, failures: found.failures, capped: found.capped)
+      distinctOutcomes: found.distinctOutcomes, chanceOfNewResults: found.chanceOfNewResults,
+      failures: found.failures, capped: found.capped)
     if let (report, history) = found.firstRace {
       let decoded = SanitizerRace.decoded(report, scenario: request.scenario, stacks: raceStacks)
       result.failure = ObservedFailure(

@@ -92,6 +92,7 @@ final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>: Scenari
       result.failures += 1
     }
     result.distinctOutcomes = checker.searches
+    result.chanceOfNewResults = checker.chanceOfNewResults
     result.divergence = runner.divergence
     return result
   }

@@ -16,6 +16,10 @@ extension CheckSession {
       total.invocations += result.invocations
       total.overlappingInvocations += result.overlappingInvocations
       total.distinctOutcomes += result.distinctOutcomes
+      // Each part of the budget is estimated alone; the least settled stands for the whole.
+      total.chanceOfNewResults =
+        total.invocations == result.invocations
+        ? result.chanceOfNewResults : max(total.chanceOfNewResults, result.chanceOfNewResults)
       total.failures += result.failures
       total.capped = total.capped || result.capped
       total.divergence = result.divergence

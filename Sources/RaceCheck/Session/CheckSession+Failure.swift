@@ -40,22 +40,22 @@ extension CheckSession {
     return Explained(report: report, interruptedBy: interruption?.signal)
   }
 
-  /// The invocations each shrinking candidate runs: enough to show the failure again about five times at the rate it showed.
+  /// The invocations each shrinking candidate runs at first: enough to show the failure again about five times at the rate it showed, and never fewer than a scenario of the search ran.
   ///
   /// A rare interleaving may fail once in thousands of invocations; with the plain budget
-  /// every candidate would then look like a pass and nothing would shrink. A frequent one
-  /// fails in a few: a candidate that passes the plain budget then costs a hundred times
-  /// what it needs, and shrinking runs out of time after a few candidates. So the failing
+  /// every candidate would then look like a pass and nothing would shrink. So the failing
   /// scenario is run again first, and the budget sized from the failure rate measured,
-  /// ``minimumCandidateInvocations`` at least. A crash ends its run, so its rate is the
-  /// invocations it took to show.
+  /// up to eight times the plain budget. A crash ends its run, so its rate is the
+  /// invocations it took to show. Never below the plain budget: a race needs its calls
+  /// to overlap, and a smaller scenario, with fewer calls to overlap, often fails less
+  /// often than the one the search found.
   private func candidateBudget(for failure: ObservedFailure, of scenario: Scenario, index: Int)
     -> Int
   {
     let budget = invocationBudget
     if configuration.schedule != nil { return budget }
     if let crash = failure.evidence.crash {
-      return min(budget, max(200, 4 * ((crash.invocation ?? 0) + 1)))
+      return candidateBudget(perFailure: (crash.invocation ?? 0) + 1)
     }
     var invocations = 0
     var failures = 0
@@ -66,12 +66,16 @@ extension CheckSession {
       failures += result.failures
     }
     guard failures > 0 else { return 8 * budget }
-    let perFailure = (invocations + failures - 1) / failures
-    return min(8 * budget, max(Self.minimumCandidateInvocations, 5 * perFailure))
+    return candidateBudget(perFailure: (invocations + failures - 1) / failures)
   }
 
-  /// The fewest invocations a shrinking candidate runs, however often the failure showed.
-  static var minimumCandidateInvocations: Int { 50 }
+  /// How long a shrinking candidate may make no progress, unless the failure shrunk is a hang.
+  static var candidateHangTimeout: Duration { .seconds(1) }
+
+  /// Five times `perFailure`, the invocations a failure took, between the plain budget and eight times it.
+  func candidateBudget(perFailure: Int) -> Int {
+    min(8 * invocationBudget, max(invocationBudget, 5 * perFailure))
+  }
 
   /// When shrinking must stop: the configured shrinking time, and never far past the check's own time limit.
   var shrinkDeadline: Int64 {
@@ -113,10 +117,15 @@ extension CheckSession {
   {
     let deadline = shrinkDeadline
     var cutShort = false
-    // A smaller scenario that still fails usually fails more often: each failing candidate
-    // resizes the budget from the invocations it took, never above the first estimate.
+    // Each failing candidate resizes the budget from the mean invocations a failing run took,
+    // counting the first estimate as one run: a smaller scenario may fail more often or, with
+    // fewer calls to overlap, less. Not from the last run alone: a rare failure may show in
+    // its first few invocations. Schedule mode keeps its budget: its schedules are seeded.
     var candidateInvocations = budget
+    var invocationsToFail = max(1, budget / 5)
+    var failingRuns = 1
     let fails = { (candidate: Scenario) -> ObservedFailure? in
+      guard self.spec.acceptsEveryCall(of: candidate) else { return nil }
       if self.isPastShrinkingTime(deadline) {
         cutShort = true
         return nil
@@ -124,17 +133,23 @@ extension CheckSession {
       var request = self.request(
         candidate, index: index, invocations: candidateInvocations, untilFirstFailure: true,
         deadline: deadline, fresh: failure.evidence.crash != nil)
-      // A candidate that hangs does not fail the same way; it must not outlast the deadline either.
+      // A candidate that hangs does not fail the same way as a failure that was no hang: a
+      // second without progress tells it apart from invocations that take microseconds.
+      // Nor may it outlast the deadline.
+      let hangTimeout =
+        failure.evidence.kind == .hang
+        ? self.configuration.hangTimeout.seconds
+        : min(Self.candidateHangTimeout.seconds, self.configuration.hangTimeout.seconds)
       request.hangTimeout = min(
-        self.configuration.hangTimeout.seconds,
-        max(0.1, Double(deadline - MonotonicClock.now()) / 1e9))
+        hangTimeout, max(0.1, Double(deadline - MonotonicClock.now()) / 1e9))
       guard let result = try? self.run(request), let found = result.failure,
         found.isSameBug(as: failure)
       else { return nil }
-      if found.evidence.crash == nil {
-        candidateInvocations = max(
-          Self.minimumCandidateInvocations,
-          min(candidateInvocations, 10 * max(1, result.invocations)))
+      if self.configuration.schedule == nil {
+        invocationsToFail +=
+          found.evidence.crash.map { ($0.invocation ?? 0) + 1 } ?? result.invocations
+        failingRuns += 1
+        candidateInvocations = self.candidateBudget(perFailure: invocationsToFail / failingRuns)
       }
       return found
     }

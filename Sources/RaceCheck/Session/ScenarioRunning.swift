@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Runs one scenario many times and says what it found: the stress runner, the scheduler and the isolated child each do.
 ///
 /// A ``CheckSession`` drives every mode through this one protocol, so the search loop,
@@ -41,6 +47,8 @@ struct RunResult: Codable, Sendable {
   var overlappingInvocations: Int = 0
   /// The distinct outcomes the checker decided.
   var distinctOutcomes: Int = 0
+  /// The Good–Turing estimate of the chance that one more invocation would return results none of these did: how settled the scenario's exploration was.
+  var chanceOfNewResults: Double = 1
   /// The invocations that failed.
   var failures: Int = 0
   /// Whether the run stopped at the invocation cap before it reached its overlapping invocations.
@@ -68,14 +76,22 @@ struct ObservedFailure: Codable, Sendable {
   /// Isolated runs: the signal that ended the child, for a crash.
   var signal: Int32?
 
-  /// Whether `other` fails the same way, so that shrinking keeps the bug it started with.
-  func isSameBug(as other: ObservedFailure) -> Bool {
+  /// Whether this failure, of a shrinking candidate, is the same bug as `original`, so that shrinking keeps the bug it started with.
+  func isSameBug(as original: ObservedFailure) -> Bool {
+    guard diagnosis?.pattern == original.diagnosis?.pattern else { return false }
     // A race Thread Sanitizer saw is the same whether or not the child survived it.
-    let sameEnd =
-      signal == other.signal
-      || (evidence.sanitizerRace != nil && other.evidence.sanitizerRace != nil)
-    return evidence.kind == other.evidence.kind && sameEnd
-      && diagnosis?.pattern == other.diagnosis?.pattern
+    if evidence.sanitizerRace != nil, original.evidence.sanitizerRace != nil { return true }
+    // Safe Swift code does not fault on memory by itself: a fault is a race (or unsafe code)
+    // corrupting memory, and the same race in a smaller scenario may show as results no
+    // order explains (a torn value) as often as a fault. Not the other way round: results
+    // that fail may have a cause no fault shares.
+    if original.isMemoryFault, isMemoryFault || evidence.kind == .nonLinearizable { return true }
+    return evidence.kind == original.evidence.kind && signal == original.signal
+  }
+
+  /// Whether the failure is a crash by SIGSEGV or SIGBUS: an access to memory the process may not touch.
+  var isMemoryFault: Bool {
+    evidence.kind == .crash && (signal == SIGSEGV || signal == SIGBUS)
   }
 }
 

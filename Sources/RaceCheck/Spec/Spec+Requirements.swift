@@ -39,6 +39,16 @@ extension Spec {
     }
   }
 
+  /// Whether every call of `scenario` is valid in every order that reaches it, as every call the generator draws is.
+  ///
+  /// Shrinking tries only such scenarios: dropping a call can leave a later one invalid
+  /// (a subscript past the end once an append is gone), and a candidate that traps by
+  /// contract tests nothing while each of its excused traps costs a fresh child.
+  func acceptsEveryCall(of scenario: Scenario) -> Bool {
+    guard hasRequirements else { return true }
+    return scenario.callPaths.allSatisfy { accepts(scenario[$0], at: $0, of: scenario) }
+  }
+
   /// Whether a trap in the call at `path` of `scenario` is the contract at work: some order of what had run leaves its requirement false.
   ///
   /// `inFlight` gives, for the threads that had a call in flight, that call's position in

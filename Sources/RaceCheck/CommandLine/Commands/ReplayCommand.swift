@@ -125,7 +125,7 @@ enum ReplayCommand {
   /// Whether the failure showed again, after how many invocations, and the rate measured.
   private static func countLine(_ report: ReplayReport, file: String) -> String {
     let plural = report.invocations == 1 ? "" : "s"
-    let rate = report.failureRate.map { " (a failure rate of \(percent($0)))" } ?? ""
+    let rate = report.failureRate.map { " (a failure rate of \(CheckReport.percent($0)))" } ?? ""
     let seconds = CheckReport.formatSeconds(report.seconds)
     switch report.outcome {
     case .reproduced:
@@ -142,11 +142,6 @@ enum ReplayCommand {
     case .specError(let error):
       return "Replayed \(file): the spec is broken: \(error.message)"
     }
-  }
-
-  private static func percent(_ rate: Double) -> String {
-    let value = rate * 100
-    return value >= 1 ? "\(Int(value.rounded()))%" : "\((value * 100).rounded() / 100)%"
   }
 
   /// Whether a schedule-mode replay followed its recorded schedule and failed again, then the diagnosis, the scenario and the interleaving.

@@ -1,0 +1,52 @@
+import Fixtures
+import Foundation
+import Testing
+
+@testable import RaceCheck
+
+extension RaceCheckTestSuite {
+  /// Shrinking keeps the bug it started with, and tries only candidates the spec's requirements allow.
+  @Suite struct SameBugTests {
+    static func crash(_ signal: Int32) -> ObservedFailure {
+      let evidence = CrashEvidence(
+        kind: .crash, signal: SignalName.name(of: signal), message: nil, runnerThread: 0,
+        threadName: "racecheck-0", invocation: 3, inFlight: [], stack: "", threadStacks: [],
+        functions: [], detail: nil, standardError: nil)
+      return ObservedFailure(evidence: .death(evidence), signal: signal)
+    }
+
+    static let wrongResults = ObservedFailure(
+      evidence: .nonLinearizable(
+        History(entries: []), Explanation(longestPrefix: [], state: "[]", candidates: [])))
+
+    @Test func aMemoryFaultMayShrinkToResultsNoOrderExplains() {
+      #expect(Self.wrongResults.isSameBug(as: Self.crash(SIGSEGV)))
+      #expect(Self.crash(SIGBUS).isSameBug(as: Self.crash(SIGSEGV)))
+      #expect(Self.crash(SIGSEGV).isSameBug(as: Self.crash(SIGSEGV)))
+    }
+
+    @Test func otherFailuresKeepTheirKindAndSignal() {
+      // A trap is the code's own check, which a race need not reach.
+      #expect(!Self.wrongResults.isSameBug(as: Self.crash(SIGILL)))
+      #expect(!Self.crash(SIGSEGV).isSameBug(as: Self.crash(SIGILL)))
+      // Results that fail may have a cause no fault shares.
+      #expect(!Self.crash(SIGSEGV).isSameBug(as: Self.wrongResults))
+      #expect(Self.wrongResults.isSameBug(as: Self.wrongResults))
+    }
+
+    @Test func shrinkingCandidatesKeepEveryRequirement() {
+      let spec = RequirementTests.spec()
+      typealias Call = Scenario.Call
+      let valid = Scenario(
+        initial: [Call("append", [1]), Call("append", [2])],
+        parallel: [[Call("get", [0])], [Call("count")]])
+      #expect(spec.acceptsEveryCall(of: valid))
+      // Dropping the appends leaves the read past the end in every order.
+      var dropped = valid
+      dropped.initial.removeAll()
+      #expect(!spec.acceptsEveryCall(of: dropped))
+      // A spec without requirements accepts every scenario.
+      #expect(OneLockCounter.spec.acceptsEveryCall(of: Scenario(post: [Call("get")])))
+    }
+  }
+}
