@@ -40,22 +40,20 @@ extension CheckSession {
     return Explained(report: report, interruptedBy: interruption?.signal)
   }
 
-  /// The invocations each shrinking candidate runs at first: enough to show the failure again about five times at the rate it showed, and never fewer than a scenario of the search ran.
+  /// The invocations each shrinking candidate runs at first: enough to show the failure again about five times at the rate it showed.
   ///
   /// A rare interleaving may fail once in thousands of invocations; with the plain budget
   /// every candidate would then look like a pass and nothing would shrink. So the failing
   /// scenario is run again first, and the budget sized from the failure rate measured,
   /// up to eight times the plain budget. A crash ends its run, so its rate is the
-  /// invocations it took to show. Never below the plain budget: a race needs its calls
-  /// to overlap, and a smaller scenario, with fewer calls to overlap, often fails less
-  /// often than the one the search found.
+  /// invocations it took to show.
   private func candidateBudget(for failure: ObservedFailure, of scenario: Scenario, index: Int)
     -> Int
   {
     let budget = invocationBudget
     if configuration.schedule != nil { return budget }
     if let crash = failure.evidence.crash {
-      return candidateBudget(perFailure: (crash.invocation ?? 0) + 1)
+      return candidateBudget(perFailure: (crash.invocation ?? 0) + 1, of: failure)
     }
     var invocations = 0
     var failures = 0
@@ -66,15 +64,25 @@ extension CheckSession {
       failures += result.failures
     }
     guard failures > 0 else { return 8 * budget }
-    return candidateBudget(perFailure: (invocations + failures - 1) / failures)
+    return candidateBudget(perFailure: (invocations + failures - 1) / failures, of: failure)
   }
 
   /// How long a shrinking candidate may make no progress, unless the failure shrunk is a hang.
   static var candidateHangTimeout: Duration { .seconds(1) }
 
-  /// Five times `perFailure`, the invocations a failure took, between the plain budget and eight times it.
-  func candidateBudget(perFailure: Int) -> Int {
-    min(8 * invocationBudget, max(invocationBudget, 5 * perFailure))
+  /// Five times `perFailure`, the invocations a failure took, at least the fewest ``minimumCandidateInvocations(for:)`` and at most eight times the plain budget.
+  func candidateBudget(perFailure: Int, of failure: ObservedFailure) -> Int {
+    min(8 * invocationBudget, max(minimumCandidateInvocations(for: failure), 5 * perFailure))
+  }
+
+  /// The fewest invocations a candidate runs: the plain budget, or for a crash up to 200.
+  ///
+  /// Never below the plain budget for results that fail: a race needs its calls to
+  /// overlap, and a smaller scenario, with fewer calls to overlap, often fails less often
+  /// than the one the search found. A crash's candidates each start a fresh child and end
+  /// at the crash, so they are sized from the crash, 200 at least.
+  func minimumCandidateInvocations(for failure: ObservedFailure) -> Int {
+    failure.evidence.crash == nil ? invocationBudget : min(invocationBudget, 200)
   }
 
   /// When shrinking must stop: the configured shrinking time, and never far past the check's own time limit.
@@ -149,7 +157,8 @@ extension CheckSession {
         invocationsToFail +=
           found.evidence.crash.map { ($0.invocation ?? 0) + 1 } ?? result.invocations
         failingRuns += 1
-        candidateInvocations = self.candidateBudget(perFailure: invocationsToFail / failingRuns)
+        candidateInvocations = self.candidateBudget(
+          perFailure: invocationsToFail / failingRuns, of: failure)
       }
       return found
     }

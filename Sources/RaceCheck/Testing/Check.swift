@@ -6,7 +6,8 @@
 
 /// Checks `spec` from a test: a failure fails the calling test at this line with the full report.
 ///
-/// Works from a Swift Testing `@Test` and from an XCTest method. A pass is quiet. Set
+/// Works from a Swift Testing `@Test` and from an XCTest method. A pass prints one line
+/// to standard output saying what it explored and how settled it was. Set
 /// `RACECHECK_SEED` to replay a run; the report prints the exact command.
 ///
 /// The check runs in a child process (see ``Configuration/isolated``): the test binary,
@@ -73,7 +74,8 @@ public func check<Subject, Model>(
     seed: report.seed, scenario: report.failure?.scenarioIndex, testCommand: testCommand)
   switch report.outcome {
   case .passed:
-    break
+    // How strong the pass was, beside the test's own line.
+    Console.print(report.description)
   case .failed, .specError, .killedFromOutside:
     record(report.description)
   case .inconclusive:
