@@ -67,7 +67,7 @@ extension CheckSession {
     return candidateBudget(perFailure: (invocations + failures - 1) / failures, of: failure)
   }
 
-  /// How long a shrinking candidate may make no progress, unless the failure shrunk is a hang.
+  /// How long a shrinking candidate may make no progress before it counts as a hang.
   static var candidateHangTimeout: Duration { .seconds(1) }
 
   /// Five times `perFailure`, the invocations a failure took, at least the fewest ``minimumCandidateInvocations(for:)`` and at most eight times the plain budget.
@@ -141,13 +141,10 @@ extension CheckSession {
       var request = self.request(
         candidate, index: index, invocations: candidateInvocations, untilFirstFailure: true,
         deadline: deadline, fresh: failure.evidence.crash != nil)
-      // A candidate that hangs does not fail the same way as a failure that was no hang: a
-      // second without progress tells it apart from invocations that take microseconds.
-      // Nor may it outlast the deadline.
-      let hangTimeout =
-        failure.evidence.kind == .hang
-        ? self.configuration.hangTimeout.seconds
-        : min(Self.candidateHangTimeout.seconds, self.configuration.hangTimeout.seconds)
+      // Invocations take microseconds: a second without progress tells a candidate that hangs,
+      // which is the same bug only as a hang. Nor may it outlast the deadline.
+      let hangTimeout = min(
+        Self.candidateHangTimeout.seconds, self.configuration.hangTimeout.seconds)
       request.hangTimeout = min(
         hangTimeout, max(0.1, Double(deadline - MonotonicClock.now()) / 1e9))
       guard let result = try? self.run(request), let found = result.failure,
