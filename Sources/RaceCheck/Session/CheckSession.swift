@@ -81,13 +81,15 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
           return finished(report)
         }
         if result.capped { report.search.cappedScenarios += 1 }
-        report.search.chanceOfNewResults.add(result.chanceOfNewResults)
         // A scenario the deadline stopped short of its budget was not explored.
         let cutByDeadline =
           deadline.map { MonotonicClock.now() > $0 } ?? false
           && result.overlappingInvocations < request.invocations && !result.capped
           && !result.stoppedByContractTraps
-        if !cutByDeadline { report.search.scenarios += 1 }
+        if !cutByDeadline {
+          report.search.scenarios += 1
+          report.search.chanceOfNewResults.add(result.chanceOfNewResults)
+        }
       }
     } catch {
       report.outcome = outcome(of: error, scenario: scenario)

@@ -68,7 +68,7 @@ private struct RunningCommand {
   init(_ arguments: [String], reproDirectory: Bool = true) throws {
     outputFile = FileManager.default.temporaryDirectory
       .appendingPathComponent("racecheck-interrupt-\(UUID().uuidString).txt")
-    FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
     let handle = try FileHandle(forWritingTo: outputFile)
     process.executableURL = URL(fileURLWithPath: try BuildProducts.path(of: "racecheck"))
     process.arguments =
