@@ -4,9 +4,9 @@ import RaceCheck
 import Testing
 
 extension RaceCheckTestSuite {
-  /// The rows that crash are found in an isolated child on each of five seeds, never misnamed, and named exactly on one at least.
+  /// The rows that crash are found in an isolated child on each of the catalogue's seeds, never misnamed, and named exactly on one at least.
   @Suite struct IsolatedCatalogueTests {
-    static let seeds: [UInt64] = [1, 2, 3, 4, 5]
+    static var seeds: [UInt64] { catalogueSeeds }
 
     static var rows: [Int] { Catalogue.isolatedFixtures.map(\.row) }
 
