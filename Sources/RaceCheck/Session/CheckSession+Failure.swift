@@ -138,9 +138,12 @@ extension CheckSession {
         cutShort = true
         return nil
       }
+      // A death is sought past results that fail: a racy crash's smaller scenarios often
+      // show the race as wrong results first, and stopping there would hide the death.
       var request = self.request(
-        candidate, index: index, invocations: candidateInvocations, untilFirstFailure: true,
-        deadline: deadline, fresh: failure.evidence.crash != nil)
+        candidate, index: index, invocations: candidateInvocations,
+        untilFirstFailure: failure.evidence.crash == nil, deadline: deadline,
+        fresh: failure.evidence.crash != nil)
       // Invocations take microseconds: a second without progress tells a candidate that hangs,
       // which is the same bug only as a hang. Nor may it outlast the deadline.
       let hangTimeout = min(
