@@ -15,7 +15,10 @@ extension Catalogue {
     "GlobalQueueBarrierArray": .fail(.barrierOnGlobalQueue),
     "ZHMutableArray": .fail(.insertAtCountRejected, or: [.escapedLiveStorage]),
     "ReentrantSyncArray": .fail(.syncOnCurrentQueue),
-    "MainThreadSkipsLock": .fail(.unsynchronizedAccess),
+    // A schedule that runs the read in the middle of a write's modify access can crash on
+    // the string the write moved out before the scheduler names the access: that death is
+    // named by its family (seeds 2, 4, 6 and 7 of 1 to 10).
+    "MainThreadSkipsLock": .fail(.unsynchronizedAccess, or: [.dataRace]),
   ]
 
   /// What stress mode expects in a `--sanitize=thread` build where it differs, by target name: schedule mode's.
