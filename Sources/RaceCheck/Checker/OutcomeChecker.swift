@@ -20,16 +20,21 @@ final class OutcomeChecker<Model: Hashable & Sendable> {
   private let initial: Model
   private let steps: [@Sendable (inout Model) -> Value]
   private let columnRanges: [Range<Int>]
-  private var witnesses: [[Value]: [[Int]]] = [:]
+  /// What the checker knows of each result vector, whatever its timing.
+  private var byResults: [[Value]: SeenResults] = [:]
   private var failing = Set<InvocationOutcome>()
   /// The number of searches run, one per outcome that no earlier one decided.
   private(set) var searches = 0
-  /// How many invocations returned each result vector, whatever their timing.
-  private var resultCounts: [[Value]: Int] = [:]
   /// The number of invocations decided.
   private(set) var invocations = 0
   /// The number of result vectors exactly one invocation returned.
   private(set) var resultsSeenOnce = 0
+
+  /// One result vector: how many decided invocations returned it, and orders found to linearize it.
+  private struct SeenResults {
+    var invocations = 0
+    var witnesses: [[Int]] = []
+  }
 
   /// Keeps a few orders per result vector: enough for the timings that recur, bounded for the ones that do not.
   private static var witnessesPerResults: Int { 8 }
@@ -42,13 +47,8 @@ final class OutcomeChecker<Model: Hashable & Sendable> {
 
   /// Decides `record`; past `deadline`, a monotonic time in nanoseconds, a search gives up undecided.
   func check(_ record: InvocationRecord, deadline: Int64? = nil) -> Verdict {
-    let verdict = decide(record, deadline: deadline)
-    if case .undecided = verdict { return verdict }
-    invocations += 1
-    let count = resultCounts[record.results, default: 0] + 1
-    resultCounts[record.results] = count
-    if count == 1 { resultsSeenOnce += 1 } else if count == 2 { resultsSeenOnce -= 1 }
-    return verdict
+    // One lookup of the results per invocation, which runs for every invocation of a scenario.
+    check(record, seen: &byResults[record.results, default: SeenResults()], deadline: deadline)
   }
 
   /// The Good–Turing estimate of the chance that the next invocation returns results none has: the share of invocations whose results no other returned.
@@ -56,13 +56,27 @@ final class OutcomeChecker<Model: Hashable & Sendable> {
     invocations == 0 ? 1 : Double(resultsSeenOnce) / Double(invocations)
   }
 
-  /// Decides `record` from the witnesses and failures seen, or by a search.
-  private func decide(_ record: InvocationRecord, deadline: Int64?) -> Verdict {
-    if let known = witnesses[record.results],
-      known.contains(where: { Self.respectsRealTime($0, record) })
-    {
-      return .linearizable
+  /// Decides `record`, whose results were seen as `seen` so far, and counts it.
+  private func check(_ record: InvocationRecord, seen: inout SeenResults, deadline: Int64?)
+    -> Verdict
+  {
+    let verdict = decide(record, witnesses: &seen.witnesses, deadline: deadline)
+    if case .undecided = verdict { return verdict }
+    invocations += 1
+    seen.invocations += 1
+    if seen.invocations == 1 {
+      resultsSeenOnce += 1
+    } else if seen.invocations == 2 {
+      resultsSeenOnce -= 1
     }
+    return verdict
+  }
+
+  /// Decides `record` from the witnesses of its results and the failures seen, or by a search.
+  private func decide(_ record: InvocationRecord, witnesses: inout [[Int]], deadline: Int64?)
+    -> Verdict
+  {
+    if witnesses.contains(where: { Self.respectsRealTime($0, record) }) { return .linearizable }
     let outcome = InvocationOutcome(record, columnRanges: columnRanges)
     if failing.contains(outcome) { return .repeatedFailure }
     searches += 1
@@ -77,9 +91,7 @@ final class OutcomeChecker<Model: Hashable & Sendable> {
     }
     switch search.check(deadline: deadline) {
     case .linearizable(let order):
-      if witnesses[results, default: []].count < Self.witnessesPerResults {
-        witnesses[results, default: []].append(order)
-      }
+      if witnesses.count < Self.witnessesPerResults { witnesses.append(order) }
       return .linearizable
     case .notLinearizable(let prefix, let state):
       failing.insert(outcome)

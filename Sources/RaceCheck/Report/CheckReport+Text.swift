@@ -46,7 +46,7 @@ extension CheckReport: CustomStringConvertible {
       : "; \(search.contractTraps) ended in a trap the spec's requirements allow, and were excused"
     if configuration.schedule != nil {
       return "\(scenarios), \(search.invocations) schedules, "
-        + "\(search.distinctOutcomes) distinct outcomes\(traps)\(saturationDescription(of: "schedules"))"
+        + "\(search.distinctOutcomes) distinct outcomes\(traps)\(newResultsDescription(of: "schedules"))"
     }
     // The budget counts overlapping invocations only, so more may run than --invocations says.
     let why =
@@ -54,11 +54,11 @@ extension CheckReport: CustomStringConvertible {
       ? " (the budget of \(configuration.invocations) per scenario counts only these)" : ""
     return "\(scenarios), \(search.invocations) invocations of which "
       + "\(search.overlappingInvocations) ran their threads at the same time\(why), "
-      + "\(search.distinctOutcomes) distinct outcomes\(traps)\(saturationDescription(of: "invocations"))"
+      + "\(search.distinctOutcomes) distinct outcomes\(traps)\(newResultsDescription(of: "invocations"))"
   }
 
   /// How settled the explored scenarios were: the chance that one more run of a scenario shows results none showed.
-  private func saturationDescription(of budget: String) -> String {
+  private func newResultsDescription(of budget: String) -> String {
     let chance = search.chanceOfNewResults
     guard chance.scenarios > 0 else { return "" }
     return "; the chance that one more of a scenario's \(budget) returns results none did "

@@ -9,7 +9,7 @@ extension CheckSession {
   /// failure: the runner is asked for the rest of the budget, in a fresh child, until it
   /// is spent, a real failure shows, or ``contractTrapLimit`` traps are excused.
   func run(_ request: RunRequest) throws(RunError) -> RunResult {
-    var total = RunResult()
+    var total = RunResult(chanceOfNewResults: 0)
     var remaining = request
     while true {
       let result = try runner.run(remaining)
@@ -17,9 +17,7 @@ extension CheckSession {
       total.overlappingInvocations += result.overlappingInvocations
       total.distinctOutcomes += result.distinctOutcomes
       // Each part of the budget is estimated alone; the least settled stands for the whole.
-      total.chanceOfNewResults =
-        total.invocations == result.invocations
-        ? result.chanceOfNewResults : max(total.chanceOfNewResults, result.chanceOfNewResults)
+      total.chanceOfNewResults = max(total.chanceOfNewResults, result.chanceOfNewResults)
       total.failures += result.failures
       total.capped = total.capped || result.capped
       total.divergence = result.divergence
