@@ -46,15 +46,10 @@ struct CrashDiagnoser {
     case .unclassified:
       return true
     case .dataRace:
-      return isMemoryCorruption && evidence.runnerThread != nil && !isInsideAQueue
+      return evidence.isMemoryCorruption && evidence.runnerThread != nil && !isInsideAQueue
     default:
       return false
     }
-  }
-
-  /// Whether the child died of a signal that memory corruption raises, not of a Swift trap (SIGILL).
-  private var isMemoryCorruption: Bool {
-    evidence.kind == .crash && ["SIGSEGV", "SIGBUS", "SIGABRT"].contains(evidence.signal ?? "")
   }
 
   /// Whether the crashing thread was running a block of a dispatch queue, or of a `SyncQueue` under the scheduler.
@@ -212,7 +207,8 @@ struct CrashDiagnoser {
   /// reference counting mean that some code used memory another thread freed or changed
   /// under it, which safe Swift run on one thread cannot do.
   private func memoryCorruption() -> Diagnosis? {
-    guard isMemoryCorruption, let signal = evidence.signal, let alongside = codeRanAlongside
+    guard evidence.isMemoryCorruption, let signal = evidence.signal,
+      let alongside = codeRanAlongside
     else { return nil }
     let place =
       evidence.runnerThread == nil

@@ -7,12 +7,18 @@
 /// the next candidates are those of the new scenario from the same place in the list on,
 /// around to the start: the ones before it did not fail a moment ago, and each costs a
 /// whole budget to reject again. When a whole turn of the list finds no candidate that
-/// fails, the scenario is minimal.
+/// fails, the scenario is minimal, unless `triesHarder` asks for another turn.
 struct Shrinker<Evidence> {
   /// Runs a candidate and returns its failure, or nil when it passed the whole budget.
   let fails: (Scenario) throws(OperationError) -> Evidence?
   /// Simpler versions of one call's arguments.
   let simplerArguments: (Scenario.Call) -> [[Value]]
+  /// Called when a whole turn found no candidate that fails: true runs every candidate again.
+  ///
+  /// A racy failure's candidate that passed may only have been unlucky, and a smaller
+  /// scenario, with fewer calls to overlap, fails less often: the caller that gives its
+  /// candidates a larger budget for the next turn asks for one.
+  var triesHarder: () -> Bool = { false }
 
   /// The smallest failing scenario found from `scenario`, its failure, and the number of steps taken.
   func shrink(_ scenario: Scenario, failure: Evidence) throws(OperationError) -> (
@@ -35,7 +41,8 @@ struct Shrinker<Evidence> {
           continue search
         }
       }
-      return (current.scenario, current.failure, steps)
+      guard triesHarder() else { return (current.scenario, current.failure, steps) }
+      tried = [current.scenario]
     }
   }
 

@@ -52,6 +52,15 @@ public struct CrashEvidence: Sendable, Codable {
 }
 
 extension CrashEvidence {
+  /// Whether the child died of a signal that memory corruption raises, not of a Swift trap (SIGILL).
+  ///
+  /// A bad access is SIGSEGV or SIGBUS; the allocator and the Swift runtime abort (SIGABRT)
+  /// when they find their own structures corrupted (a double free, a freed object retained).
+  /// Safe Swift run on one thread raises none of them.
+  public var isMemoryCorruption: Bool {
+    kind == .crash && ["SIGSEGV", "SIGBUS", "SIGABRT"].contains(signal ?? "")
+  }
+
   /// How the child ended, as a report's first line says it: `crashed (SIGILL: Index out of range)`.
   public var outcome: String {
     switch kind {

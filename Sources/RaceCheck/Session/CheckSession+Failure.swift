@@ -8,11 +8,11 @@ extension CheckSession {
 
   /// Shrinks `failure` of scenario `index`, measures how often the result fails, names it and writes its repro.
   func explain(_ failure: ObservedFailure, of scenario: Scenario, index: Int) -> Explained {
-    let candidateBudget = candidateBudget(for: failure, of: scenario, index: index)
+    let perFailure = invocationsPerFailure(of: failure, of: scenario, index: index)
     var minimized = (scenario: scenario, failure: failure, steps: 0)
     var shrinkingCutShort = false
     if configuration.minimizes {
-      let shrunk = shrink(failure, of: scenario, index: index, budget: candidateBudget)
+      let shrunk = shrink(failure, of: scenario, index: index, invocationsPerFailure: perFailure)
       minimized = (shrunk.scenario, shrunk.failure, shrunk.steps)
       shrinkingCutShort = shrunk.cutShort
     }
@@ -40,20 +40,31 @@ extension CheckSession {
     return Explained(report: report, interruptedBy: interruption?.signal)
   }
 
-  /// The invocations each shrinking candidate runs at first: enough to show the failure again about five times at the rate it showed.
+  /// The invocations a failure of `scenario` takes to show, measured by running it again: how rare the failure is.
   ///
   /// A rare interleaving may fail once in thousands of invocations; with the plain budget
-  /// every candidate would then look like a pass and nothing would shrink. So the failing
-  /// scenario is run again first, and the budget sized from the failure rate measured,
-  /// up to eight times the plain budget. A crash ends its run, so its rate is the
-  /// invocations it took to show.
-  private func candidateBudget(for failure: ObservedFailure, of scenario: Scenario, index: Int)
+  /// every shrinking candidate would then look like a pass and nothing would shrink. So the
+  /// failing scenario is run again first, up to eight times the plain budget, and the
+  /// candidates' budget sized from the rate measured. A schedule is seeded, so its rate is
+  /// the schedules it took.
+  private func invocationsPerFailure(of failure: ObservedFailure, of scenario: Scenario, index: Int)
     -> Int
   {
     let budget = invocationBudget
-    if configuration.schedule != nil { return budget }
-    if let crash = failure.evidence.crash {
-      return candidateBudget(perFailure: (crash.invocation ?? 0) + 1, of: failure)
+    if let schedule = failure.schedule { return schedule.index + 1 }
+    if let death = failure.evidence.crash {
+      // A crash ends its run: the invocations it took are one sample of its rate, and a lucky
+      // early death would size every candidate far too small. So the scenario runs once more
+      // in a fresh child, for a second sample (a hang of it counts, like a candidate's, after a
+      // second without progress). Not a hang, whose run costs the hang timeout.
+      let first = (death.invocation ?? 0) + 1
+      var rerun = request(scenario, index: index, invocations: 8 * budget, fresh: true)
+      rerun.hangTimeout = min(Self.candidateHangTimeout, configuration.hangTimeout).seconds
+      guard death.kind == .crash, !isPastShrinkingTime(shrinkDeadline),
+        let again = try? run(rerun)
+      else { return first }
+      guard let second = again.failure?.evidence.crash else { return first + again.invocations }
+      return (first + (second.invocation ?? 0) + 1) / 2
     }
     var invocations = 0
     var failures = 0
@@ -63,16 +74,21 @@ extension CheckSession {
       invocations += max(1, result.invocations)
       failures += result.failures
     }
-    guard failures > 0 else { return 8 * budget }
-    return candidateBudget(perFailure: (invocations + failures - 1) / failures, of: failure)
+    // None in eight budgets: the candidates get the most invocations there are.
+    guard failures > 0 else { return 8 * budget / 5 }
+    return (invocations + failures - 1) / failures
   }
 
   /// How long a shrinking candidate may make no progress before it counts as a hang.
   static var candidateHangTimeout: Duration { .seconds(1) }
 
   /// Five times `perFailure`, the invocations a failure took, at least the fewest ``minimumCandidateInvocations(for:)`` and at most eight times the plain budget.
+  ///
+  /// Schedule mode keeps the plain budget: its schedules are seeded, so a candidate that
+  /// still fails does so within the same schedules whatever the rate.
   func candidateBudget(perFailure: Int, of failure: ObservedFailure) -> Int {
-    min(8 * invocationBudget, max(minimumCandidateInvocations(for: failure), 5 * perFailure))
+    guard configuration.schedule == nil else { return invocationBudget }
+    return min(8 * invocationBudget, max(minimumCandidateInvocations(for: failure), 5 * perFailure))
   }
 
   /// The fewest invocations a candidate runs: the plain budget, or for a crash up to 200.
@@ -120,18 +136,19 @@ extension CheckSession {
   }
 
   /// The smallest scenario found, within the shrinking time, that fails the same way.
-  private func shrink(_ failure: ObservedFailure, of scenario: Scenario, index: Int, budget: Int)
-    -> (scenario: Scenario, failure: ObservedFailure, steps: Int, cutShort: Bool)
-  {
+  private func shrink(
+    _ failure: ObservedFailure, of scenario: Scenario, index: Int, invocationsPerFailure: Int
+  ) -> (scenario: Scenario, failure: ObservedFailure, steps: Int, cutShort: Bool) {
     let deadline = shrinkDeadline
     var cutShort = false
     // Each failing candidate resizes the budget from the mean invocations a failing run took,
-    // counting the first estimate as one run: a smaller scenario may fail more often or, with
+    // counting the first measure as one run: a smaller scenario may fail more often or, with
     // fewer calls to overlap, less. Not from the last run alone: a rare failure may show in
-    // its first few invocations. Schedule mode keeps its budget: its schedules are seeded.
-    var candidateInvocations = budget
-    var invocationsToFail = max(1, budget / 5)
+    // its first few invocations.
+    var candidateInvocations = candidateBudget(perFailure: invocationsPerFailure, of: failure)
+    var invocationsToFail = invocationsPerFailure
     var failingRuns = 1
+    var lastRunToFail = invocationsPerFailure
     let fails = { (candidate: Scenario) -> ObservedFailure? in
       guard self.spec.acceptsEveryCall(of: candidate) else { return nil }
       if self.isPastShrinkingTime(deadline) {
@@ -154,8 +171,8 @@ extension CheckSession {
         found.isSameBug(as: failure)
       else { return nil }
       if self.configuration.schedule == nil {
-        invocationsToFail +=
-          found.evidence.crash.map { ($0.invocation ?? 0) + 1 } ?? result.invocations
+        lastRunToFail = found.evidence.crash.map { ($0.invocation ?? 0) + 1 } ?? result.invocations
+        invocationsToFail += lastRunToFail
         failingRuns += 1
         candidateInvocations = self.candidateBudget(
           perFailure: invocationsToFail / failingRuns, of: failure)
@@ -172,8 +189,19 @@ extension CheckSession {
         start = (started, found, 1)
       }
     }
-    let shrinker = Shrinker<ObservedFailure>(
+    var shrinker = Shrinker<ObservedFailure>(
       fails: { candidate in fails(candidate) }, simplerArguments: spec.simplerArguments)
+    // A turn that rejected every candidate of a racy failure is weak evidence that the
+    // scenario is minimal: run the candidates again, each with twice the invocations, while
+    // the shrinking time and eight times the plain budget allow. Not when the scenario's last
+    // failing run failed at once: its candidates passed because they lost the bug.
+    shrinker.triesHarder = {
+      guard self.configuration.schedule == nil, !self.isPastShrinkingTime(deadline),
+        lastRunToFail > 2, candidateInvocations < 8 * self.invocationBudget
+      else { return false }
+      candidateInvocations = min(8 * self.invocationBudget, 2 * candidateInvocations)
+      return true
+    }
     guard let shrunk = try? shrinker.shrink(start.scenario, failure: start.failure) else {
       return (start.scenario, start.failure, start.steps, cutShort)
     }

@@ -81,18 +81,23 @@ struct ObservedFailure: Codable, Sendable {
     guard diagnosis?.pattern == original.diagnosis?.pattern else { return false }
     // A race Thread Sanitizer saw is the same whether or not the child survived it.
     if evidence.sanitizerRace != nil, original.evidence.sanitizerRace != nil { return true }
-    // Safe Swift code does not fault on memory by itself: a fault is a race (or unsafe code)
-    // corrupting memory, and the same race in a smaller scenario may show as results no
-    // order explains (a torn value) as often as a fault. Not the other way round: results
-    // that fail may have a cause no fault shares.
-    if original.isMemoryFault, isMemoryFault || evidence.kind == .nonLinearizable { return true }
+    // Safe Swift code does not corrupt memory by itself: a bad access, or the allocator or the
+    // runtime aborting on its corrupted structures, is a race (or unsafe code), and one torn
+    // string shows as any of the three from run to run. The same race in a smaller scenario
+    // may show as results no order explains (a torn value) as often. Not the other way
+    // round: results that fail may have a cause no corruption shares.
+    if original.isMemoryCorruption, isMemoryCorruption || evidence.kind == .nonLinearizable {
+      return true
+    }
+    // A hang says little: a race that corrupts memory can as well leave a thread spinning in a
+    // torn structure, and the diagnosis runs a hung scenario again for a death that tells more.
+    // A smaller scenario dying of corruption tells more in the same way.
+    if original.evidence.crash?.kind == .hang, isMemoryCorruption { return true }
     return evidence.kind == original.evidence.kind && signal == original.signal
   }
 
-  /// Whether the failure is a crash by SIGSEGV or SIGBUS: an access to memory the process may not touch.
-  var isMemoryFault: Bool {
-    evidence.kind == .crash && (signal == SIGSEGV || signal == SIGBUS)
-  }
+  /// Whether the failure is a crash that memory corruption raises (``CrashEvidence/isMemoryCorruption``).
+  var isMemoryCorruption: Bool { evidence.crash?.isMemoryCorruption ?? false }
 }
 
 /// Schedule mode: the failing schedule and what the scheduler saw besides the failure.

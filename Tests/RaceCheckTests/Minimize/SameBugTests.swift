@@ -25,6 +25,33 @@ extension RaceCheckTestSuite {
       #expect(Self.crash(SIGSEGV).isSameBug(as: Self.crash(SIGSEGV)))
     }
 
+    @Test func anAllocatorAbortIsTheSameCorruptionAsABadAccess() {
+      // One torn string faults, or makes malloc or the runtime abort, from run to run.
+      #expect(Self.crash(SIGABRT).isSameBug(as: Self.crash(SIGSEGV)))
+      #expect(Self.crash(SIGSEGV).isSameBug(as: Self.crash(SIGABRT)))
+      #expect(Self.wrongResults.isSameBug(as: Self.crash(SIGABRT)))
+      // A trap stays the code's own check.
+      #expect(!Self.crash(SIGILL).isSameBug(as: Self.crash(SIGABRT)))
+    }
+
+    @Test func aHangMayShrinkToADeathByMemoryCorruption() {
+      var hang = Self.crash(SIGSEGV)
+      hang.signal = nil
+      hang.evidence = .death(
+        CrashEvidence(
+          kind: .hang, signal: nil, message: nil, runnerThread: nil, threadName: nil,
+          invocation: 3, inFlight: [], stack: "", threadStacks: [], functions: [], detail: nil,
+          standardError: nil))
+      #expect(Self.crash(SIGSEGV).isSameBug(as: hang))
+      #expect(Self.crash(SIGABRT).isSameBug(as: hang))
+      #expect(hang.isSameBug(as: hang))
+      // A trap, or results that fail, may have a cause the hang does not share.
+      #expect(!Self.crash(SIGILL).isSameBug(as: hang))
+      #expect(!Self.wrongResults.isSameBug(as: hang))
+      // Nor does a death by corruption shrink to a hang.
+      #expect(!hang.isSameBug(as: Self.crash(SIGSEGV)))
+    }
+
     @Test func otherFailuresKeepTheirKindAndSignal() {
       // A trap is the code's own check, which a race need not reach.
       #expect(!Self.wrongResults.isSameBug(as: Self.crash(SIGILL)))

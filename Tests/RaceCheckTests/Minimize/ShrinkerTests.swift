@@ -71,6 +71,27 @@ extension RaceCheckTestSuite {
       #expect(shrunk.steps == 0)
     }
 
+    @Test func aTurnThatFoundNothingRunsAgainWhenAskedToTryHarder() throws {
+      // A racy failure: in the first turns the two-call scenario shows it only by luck, so
+      // every candidate passes once; a turn with a larger budget finds it.
+      var turns = 1
+      var shrinker = Shrinker<Bool>(
+        fails: { candidate in
+          Self.fails(candidate) && (candidate.size > 2 || turns >= 3) ? true : nil
+        }, simplerArguments: { _ in [] })
+      shrinker.triesHarder = {
+        turns += 1
+        return turns <= 3
+      }
+      let shrunk = try shrinker.shrink(Self.scenario, failure: true)
+      #expect(shrunk.scenario == Scenario(parallel: [[.init("set", [.int(1)])], [.init("get")]]))
+      // Without another turn, shrinking stops at the first scenario whose candidates all passed.
+      let once = Shrinker<Bool>(
+        fails: { candidate in Self.fails(candidate) && candidate.size > 2 ? true : nil },
+        simplerArguments: { _ in [] })
+      #expect(try once.shrink(Self.scenario, failure: true).scenario.size == 3)
+    }
+
     @Test func argumentsAreSimplifiedWhenTheFailureAllows() throws {
       let scenario = Scenario(parallel: [[.init("set", [.int(7)])], [.init("get")]])
       let shrinker = Shrinker<Bool>(
