@@ -54,9 +54,9 @@ extension CheckSession {
     if let schedule = failure.schedule { return schedule.index + 1 }
     if let death = failure.evidence.crash {
       // A crash ends its run: the invocations it took are one sample of its rate, and a lucky
-      // early death would size every candidate far too small. So the scenario runs once more
-      // in a fresh child, for a second sample (a hang of it counts, like a candidate's, after a
-      // second without progress). Not a hang, whose run costs the hang timeout.
+      // early death would size every candidate far too small. So a crash's scenario runs once
+      // more for a second sample, in a fresh child that takes a second without progress for a
+      // hang, as a candidate's does. A hang is not run again: that would cost its timeout.
       let first = (death.invocation ?? 0) + 1
       var rerun = request(scenario, index: index, invocations: 8 * budget, fresh: true)
       rerun.hangTimeout = min(Self.candidateHangTimeout, configuration.hangTimeout).seconds
