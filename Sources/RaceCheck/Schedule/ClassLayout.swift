@@ -7,6 +7,8 @@
 struct ClassLayout {
   private let typeName: String
   private let names: [Int: String]
+  /// Whether the class is an actor: only the actor's own jobs touch its stored state, one at a time.
+  let isActor: Bool
 
   // `_EachFieldOptions.classType`, which Swift 6 will not read: a `static var` of the stdlib.
   private static let classType = _EachFieldOptions(rawValue: 1 << 0)
@@ -23,6 +25,24 @@ struct ClassLayout {
       current = _getSuperclass(layer)
     }
     self.names = names
+    isActor = Self.isActor(type)
+  }
+
+  /// Reads the actor flag of the class's nominal type descriptor.
+  ///
+  /// Swift class metadata without Objective-C interoperability holds the kind, the
+  /// superclass, four words of sizes and flags, and then, 40 bytes in, the descriptor,
+  /// whose 32-bit flags keep the kind-specific flags in their upper half: bit 7 of those
+  /// (`Class_IsActor`) marks an actor. An actor's isolation is the runtime's own atomics,
+  /// which the scheduler cannot see, so its state would look unordered without this.
+  private static func isActor(_ type: AnyClass) -> Bool {
+    let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+    guard let descriptor = metadata.load(fromByteOffset: 40, as: UnsafeRawPointer?.self) else {
+      return false
+    }
+    let flags = descriptor.load(as: UInt32.self)
+    let classKind: UInt32 = 16
+    return flags & 0x1F == classKind && flags & (1 << 23) != 0
   }
 
   /// `Type.property` for the stored property at `offset`, or nil when none starts there.

@@ -1,0 +1,211 @@
+import Synchronization
+
+extension Operation where Model: HistoryModel {
+  /// Creates an operation of a built-in model's vocabulary whose call is `async`, such as an actor's method.
+  ///
+  /// Each call runs in a task of its own, started from the scenario thread that makes it,
+  /// and the thread waits for the task: the operation is called when the task starts and
+  /// returns when it ends, as an awaiting caller sees it. Calls of different threads run
+  /// on Swift's concurrency runtime at the same time, so an actor method that suspends
+  /// lets another call onto the actor at its `await`.
+  ///
+  /// ```swift
+  /// Operation("get", .int(in: 0...3)) { (cache: ImageCache, key: Int) in await cache.image(for: key) }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - name: The model's name for the operation, such as `"get"`.
+  ///   - arguments: One generator per parameter, in the vocabulary's order.
+  ///   - timeout: How long to wait for the call outside an isolated child, which reports a
+  ///     call that never returns as a hang after ``Configuration/hangTimeout``.
+  ///   - perform: Calls the operation on the subject.
+  public init<each Argument: ValueConvertible, Result: ValueConvertible>(
+    _ name: String,
+    _ arguments: repeat Generator<each Argument>,
+    timeout: Duration = .seconds(30),
+    perform: @escaping @Sendable (Subject, repeat each Argument) async throws -> Result
+  ) {
+    self.init(
+      name: name,
+      mapsToVocabulary: true,
+      generators: Self.erase(repeat each arguments),
+      passesFreshReferences: Self.anyReference(repeat (each Argument).self),
+      returnsValue: true,
+      perform: Self.waiting(name, timeout: timeout) {
+        (subject: Subject, argument: repeat each Argument) in
+        try await perform(subject, repeat each argument).historyValue
+      },
+      bind: Self.vocabularyStep(name),
+      validate: Self.validatesStep(
+        name, returning: Result.historyValueKinds, repeat (each Argument).self))
+  }
+
+  /// Creates an operation of a built-in model's vocabulary whose call is `async` and returns nothing.
+  ///
+  /// - Parameters:
+  ///   - name: The model's name for the operation, such as `"append"`.
+  ///   - arguments: One generator per parameter, in the vocabulary's order.
+  ///   - timeout: How long to wait for the call outside an isolated child.
+  ///   - perform: Calls the operation on the subject.
+  public init<each Argument: ValueConvertible>(
+    _ name: String,
+    _ arguments: repeat Generator<each Argument>,
+    timeout: Duration = .seconds(30),
+    perform: @escaping @Sendable (Subject, repeat each Argument) async throws -> Void
+  ) {
+    self.init(
+      name: name,
+      mapsToVocabulary: true,
+      generators: Self.erase(repeat each arguments),
+      passesFreshReferences: Self.anyReference(repeat (each Argument).self),
+      returnsValue: false,
+      perform: Self.waiting(name, timeout: timeout) {
+        (subject: Subject, argument: repeat each Argument) in
+        try await perform(subject, repeat each argument)
+        return .null
+      },
+      bind: Self.vocabularyStep(name),
+      validate: Self.validatesStep(name, returning: .null, repeat (each Argument).self))
+  }
+}
+
+extension Operation {
+  /// Creates an operation whose call is `async`, with its model-side counterpart.
+  ///
+  /// The call runs in a task of its own and its thread waits for it, as with a built-in
+  /// model's `async` operations; the model side stays synchronous.
+  ///
+  /// ```swift
+  /// Operation("withdraw", .int(in: 1...2)) { (account: Account, amount: Int) in
+  ///   await account.withdraw(amount)
+  /// } model: { (balance: inout Int, amount: Int) -> Bool in
+  ///   guard balance >= amount else { return false }
+  ///   balance -= amount
+  ///   return true
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - name: The operation's name in reports.
+  ///   - arguments: One generator per parameter of `perform` and `model`.
+  ///   - timeout: How long to wait for the call outside an isolated child.
+  ///   - perform: Calls the operation on the subject.
+  ///   - model: Applies the operation to the sequential model and returns what it expects.
+  public init<
+    each Argument: ValueConvertible, Result: ValueConvertible, ModelResult: ValueConvertible
+  >(
+    _ name: String,
+    _ arguments: repeat Generator<each Argument>,
+    timeout: Duration = .seconds(30),
+    perform: @escaping @Sendable (Subject, repeat each Argument) async throws -> Result,
+    model: @escaping @Sendable (inout Model, repeat each Argument) -> ModelResult
+  ) {
+    let typed = Operation(
+      name, repeat each arguments,
+      perform: { (_: Subject, _: repeat each Argument) -> Value in .null }, model: model)
+    self.init(
+      name: name,
+      generators: typed.generators,
+      passesFreshReferences: typed.passesFreshReferences,
+      returnsValue: true,
+      perform: Self.waiting(name, timeout: timeout) {
+        (subject: Subject, argument: repeat each Argument) in
+        try await perform(subject, repeat each argument).historyValue
+      },
+      bind: typed.bind,
+      validate: Self.decodes(
+        name, returning: Result.historyValueKinds, matching: ModelResult.historyValueKinds,
+        repeat (each Argument).self))
+  }
+
+  /// Creates an operation whose call is `async` and returns nothing, with its model-side counterpart.
+  ///
+  /// - Parameters:
+  ///   - name: The operation's name in reports.
+  ///   - arguments: One generator per parameter of `perform` and `model`.
+  ///   - timeout: How long to wait for the call outside an isolated child.
+  ///   - perform: Calls the operation on the subject.
+  ///   - model: Applies the operation to the sequential model.
+  public init<each Argument: ValueConvertible>(
+    _ name: String,
+    _ arguments: repeat Generator<each Argument>,
+    timeout: Duration = .seconds(30),
+    perform: @escaping @Sendable (Subject, repeat each Argument) async throws -> Void,
+    model: @escaping @Sendable (inout Model, repeat each Argument) -> Void
+  ) {
+    let typed = Operation(
+      name, repeat each arguments, perform: { (_: Subject, _: repeat each Argument) in },
+      model: model)
+    self.init(
+      name: name,
+      generators: typed.generators,
+      passesFreshReferences: typed.passesFreshReferences,
+      returnsValue: false,
+      perform: Self.waiting(name, timeout: timeout) {
+        (subject: Subject, argument: repeat each Argument) in
+        try await perform(subject, repeat each argument)
+        return .null
+      },
+      bind: typed.bind,
+      validate: typed.validate)
+  }
+
+  /// The subject's side of an `async` operation: decodes a call's arguments, runs the call in a task of its own, and waits for it.
+  static func waiting<each Argument: ValueConvertible>(
+    _ name: String, timeout: Duration,
+    _ call: @escaping @Sendable (Subject, repeat each Argument) async throws -> Value
+  ) -> @Sendable (Subject, [Value]) throws -> Value {
+    let wait = CompletionWait()
+    return { subject, values in
+      let subject = Shared(subject)
+      return try wait.value(of: Scenario.Call(name, values), timeout: timeout) {
+        var decoder = ArgumentDecoder(operation: name, arguments: values)
+        return try await call(subject.value, repeat try decoder.next((each Argument).self))
+      }
+    }
+  }
+}
+
+extension CompletionWait {
+  /// Runs `operation` in a task of its own and returns the value it returns, once it has; rethrows what it throws.
+  ///
+  /// The task starts from the waiting thread, so under the scheduler its jobs are blocks
+  /// the scheduler runs, and the wait is one of its scheduling points.
+  func value(
+    of call: Scenario.Call, timeout: Duration,
+    running operation: @escaping @Sendable () async throws -> Value
+  ) throws -> Value {
+    let thrown = Thrown()
+    let value = try value(of: call, timeout: timeout) {
+      (done: @escaping @Sendable (Value) -> Void) in
+      Task {
+        do {
+          done(try await operation())
+        } catch {
+          thrown.keep(error)
+          done(.null)
+        }
+      }
+    }
+    try thrown.rethrow()
+    return value
+  }
+
+  /// The error a call's task threw, handed to the thread that waited for it.
+  private final class Thrown: Sendable {
+    private let error = Mutex<(any Error)?>(nil)
+
+    func keep(_ thrown: any Error) { error.withLock { $0 = thrown } }
+
+    func rethrow() throws {
+      if let thrown = error.withLock({ $0 }) { throw thrown }
+    }
+  }
+}
+
+/// A subject handed to the task that calls it: the subject is shared between threads on purpose, since it is what the check tests.
+struct Shared<Subject>: @unchecked Sendable {
+  let value: Subject
+
+  init(_ value: Subject) { self.value = value }
+}
