@@ -37,6 +37,11 @@ public enum Catalogue {
     Fixture(row: 25, post: nil, target: compoundClientUpdate),
     Fixture(row: 27, post: nil, target: asyncWriteArray),
     Fixture(row: 28, post: nil, target: asyncWriteArrayEarlyCompletion),
+    Fixture(row: 29, post: nil, target: bankAccountActor),
+    Fixture(row: 30, post: nil, target: imageCacheActor),
+    Fixture(row: 31, post: nil, target: counterActor),
+    Fixture(row: 32, post: nil, target: mainActorViewModel),
+    Fixture(row: 33, post: nil, target: taskGroupAccumulator),
   ]
 
   /// The fixtures' targets, in catalogue order, for the command line.

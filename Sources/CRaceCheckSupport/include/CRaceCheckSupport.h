@@ -154,6 +154,21 @@ int rc_capture_current_stack(uintptr_t *pcs, int capacity);
  */
 int rc_current_procedure_names(char *buffer, int capacity);
 
+/*
+ * Writes the path of the image holding code address `pc` (the executable's
+ * real path for the main program) into `path`, NUL-terminated, and `pc`'s
+ * offset from the image's load bias into `offset`: the address to hand to
+ * `llvm-symbolizer --obj=<path>`. Returns 0, or -1 when no image holds `pc`.
+ */
+int rc_code_image(uintptr_t pc, char *path, int capacity, uintptr_t *offset);
+
+/*
+ * The identity of the serial executor the Swift concurrency runtime says the
+ * calling thread runs jobs for (the actor itself, for a default actor), or 0
+ * when it runs none.
+ */
+uintptr_t rc_current_executor_identity(void);
+
 /* ---- Parent side --------------------------------------------------------- */
 
 /*

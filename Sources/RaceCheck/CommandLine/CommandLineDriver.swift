@@ -66,7 +66,10 @@ public struct CommandLineDriver: Sendable {
     var driver = CommandLineDriver(
       targets: targets, programName: programName, benchmarks: benchmarks)
     driver.workerExecutable = WorkerCommand.currentExecutable
-    exit(driver.run(Array(CommandLine.arguments.dropFirst())))
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    // The main thread serves the main queue meanwhile, so that `DispatchQueue.main` and
+    // `@MainActor` code under check run as in an app.
+    exit(MainQueueService.serve { [driver] in driver.run(arguments) }.value)
   }
 
   /// The running executable's name: the last path component of `CommandLine.arguments[0]`, or `racecheck`.

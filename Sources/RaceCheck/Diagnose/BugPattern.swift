@@ -26,6 +26,8 @@ public enum BugPattern: String, Hashable, Sendable, Codable, CaseIterable {
   case atomicReferenceNonAtomicContents = "atomic-reference-non-atomic-contents"
   /// A barrier on a global queue, which GCD treats as an ordinary block.
   case barrierOnGlobalQueue = "barrier-on-global-queue"
+  /// A call entered an actor while another call of it was suspended at an `await` between reading and writing its state.
+  case actorReentrancy = "actor-reentrancy"
   /// A failure that fits none of the named patterns.
   case unclassified = "unclassified"
 }

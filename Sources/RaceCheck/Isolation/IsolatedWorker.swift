@@ -44,19 +44,11 @@ package enum IsolatedWorker {
       // A race report made just before a crash must outlive the child.
       rc_sanitizer_use_log(recorder.races)
       let link = WorkerLink(recorder: recorder, messages: WorkerJob.messagesDescriptor)
-      let runner = checkable.makeRunner(job.configuration, observer: link)
-      let decoder = JSONDecoder()
-      for line in RequestLines(descriptor: WorkerJob.requestsDescriptor) {
-        guard let request = try? decoder.decode(RunRequest.self, from: Data(line)) else {
-          Console.printError("racecheck worker: a request cannot be read")
-          exit(70)
-        }
-        do {
-          link.send(.result(try runner.run(request)))
-        } catch {
-          link.send(.failed(error))
-        }
-      }
+      let serving = UncheckedBox(
+        (runner: checkable.makeRunner(job.configuration, observer: link), link: link))
+      // The main thread serves the main queue meanwhile, so that `@MainActor` code and
+      // `DispatchQueue.main` run in the child as in an app.
+      MainQueueService.serve { serveRequests(serving.value.runner, link: serving.value.link) }
       exit(0)
     } catch {
       Console.printError("racecheck worker: \(error)")
@@ -65,6 +57,22 @@ package enum IsolatedWorker {
   }
 
   /// Ends this process within a fraction of a second of its parent's end, whatever the code under test is doing.
+  /// Runs each request the parent sends and sends back its result, until the parent closes the pipe.
+  private static func serveRequests(_ runner: any ScenarioRunning, link: WorkerLink) {
+    let decoder = JSONDecoder()
+    for line in RequestLines(descriptor: WorkerJob.requestsDescriptor) {
+      guard let request = try? decoder.decode(RunRequest.self, from: Data(line)) else {
+        Console.printError("racecheck worker: a request cannot be read")
+        exit(70)
+      }
+      do {
+        link.send(.result(try runner.run(request)))
+      } catch {
+        link.send(.failed(error))
+      }
+    }
+  }
+
   private static func endWithParent(_ parent: Int32) {
     guard parent > 0 else { return }
     let watcher = Thread {

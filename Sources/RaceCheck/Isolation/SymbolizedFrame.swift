@@ -1,3 +1,5 @@
+import Foundation
+
 /// One frame of a symbolized stack: a function, where in the source it was, and whose code it is.
 ///
 /// A captured address can stand for several frames when the compiler inlined calls into it;
@@ -50,5 +52,20 @@ package struct SymbolizedFrame: Hashable, Sendable {
   package var rawDescription: String {
     if let module, let offset { return "\(module)+0x\(String(offset, radix: 16))" }
     return "0x\(String(pc, radix: 16))"
+  }
+
+  /// `path:line` (relative under `directory`), else `(module)` for a named frame without source.
+  package func location(
+    relativeTo directory: String? = FileManager.default.currentDirectoryPath
+  ) -> String? {
+    guard let file else {
+      return isSymbolized ? module.map { "(\($0))" } : nil
+    }
+    var path = file
+    if let directory {
+      let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+      if path.hasPrefix(prefix) { path.removeFirst(prefix.count) }
+    }
+    return line.map { "\(path):\($0)" } ?? path
   }
 }

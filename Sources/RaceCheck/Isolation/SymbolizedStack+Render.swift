@@ -28,7 +28,7 @@ extension SymbolizedStack {
       case .frame(let index):
         let number = String(index).padding(toLength: numberWidth, withPad: " ", startingAt: 0)
         var line = "  #\(number)  \(name(of: frames[index]))"
-        if let location = location(of: frames[index], relativeTo: directory) {
+        if let location = frames[index].location(relativeTo: directory) {
           line += "  \(location)"
         }
         lines.append(line)
@@ -109,19 +109,6 @@ extension SymbolizedStack {
   private func name(of frame: SymbolizedFrame) -> String {
     guard let function = frame.function else { return frame.rawDescription }
     return Self.shortened(function, to: 120) + (frame.isInlined ? " [inlined]" : "")
-  }
-
-  /// `path:line` (relative under `directory`), else `(module)` for a named frame without source.
-  private func location(of frame: SymbolizedFrame, relativeTo directory: String?) -> String? {
-    guard let file = frame.file else {
-      return frame.isSymbolized ? frame.module.map { "(\($0))" } : nil
-    }
-    var path = file
-    if let directory {
-      let prefix = directory.hasSuffix("/") ? directory : directory + "/"
-      if path.hasPrefix(prefix) { path.removeFirst(prefix.count) }
-    }
-    return frame.line.map { "\(path):\($0)" } ?? path
   }
 
   /// `text` cut to `limit` characters with an ellipsis; Swift's closure and generic names can run long.

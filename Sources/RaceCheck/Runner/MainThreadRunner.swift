@@ -53,18 +53,11 @@ final class MainThreadRunner: ScenarioRunning {
 
   /// Runs `request` on another thread while the main thread, the caller, drains the main queue for it.
   private func runBesideTheMainThread(_ request: RunRequest) -> Result<RunResult, RunError>? {
-    let drain = UncheckedBox(rc_main_drain_create()!)
-    defer { rc_main_drain_destroy(drain.value) }
-    let handOff = HandOff()
     let inner = UncheckedBox(inner)
-    let worker = Thread {
-      _ = handOff.start()
-      handOff.finish(Result { () throws(RunError) in try inner.value.run(request) })
-      rc_main_drain_finish(drain.value)
+    let run = MainQueueService.serve {
+      Result { () throws(RunError) in try inner.value.run(request) }
     }
-    worker.start()
-    guard rc_main_drain_run(drain.value) else { return nil }
-    return handOff.wait(startingWithin: .seconds(0))
+    return run.served ? run.value : nil
   }
 }
 

@@ -10,13 +10,19 @@ struct PreparedScenario<Subject, Model: Hashable & Sendable>: @unchecked Sendabl
   let initial: [Call]
   let columns: [[Call]]
   let post: [Call]
+  /// The run's `async` calls, when it runs under a probe.
+  let asyncCalls: AsyncCalls?
 
-  /// Resolves every call of `scenario`, or says which call does not fit the spec.
-  init(_ scenario: Scenario, spec: Spec<Subject, Model>) throws(ScenarioError) {
+  /// Resolves every call of `scenario`, or says which call does not fit the spec; under `probe`, its `async` calls record their hops.
+  init(_ scenario: Scenario, spec: Spec<Subject, Model>, probe: AsyncProbe? = nil)
+    throws(ScenarioError)
+  {
     var operations: [String: Operation<Subject, Model>] = [:]
     for operation in spec.operations where operations[operation.name] == nil {
       operations[operation.name] = operation
     }
+    let asyncCalls = probe.map(AsyncCalls.init)
+    var index = 0
     func resolve(_ call: Scenario.Call) throws(ScenarioError) -> Call {
       guard let operation = operations[call.operation] else {
         throw .unknownOperation(call.operation, spec: spec.name)
@@ -24,9 +30,16 @@ struct PreparedScenario<Subject, Model: Hashable & Sendable>: @unchecked Sendabl
       if let problem = operation.validate(call.arguments) {
         throw .badArguments(call, problem)
       }
-      return Call(
-        perform: operation.perform, arguments: call.arguments, step: operation.bind(call.arguments))
+      defer { index += 1 }
+      var perform = operation.perform
+      if let asyncCalls, operation.isAsync {
+        perform = { [index, perform] subject, arguments in
+          try asyncCalls.making(call: index) { try perform(subject, arguments) }
+        }
+      }
+      return Call(perform: perform, arguments: call.arguments, step: operation.bind(call.arguments))
     }
+    self.asyncCalls = asyncCalls
     self.scenario = scenario
     initial = try scenario.initial.map(resolve)
     columns = try scenario.parallel.map { column throws(ScenarioError) in try column.map(resolve) }

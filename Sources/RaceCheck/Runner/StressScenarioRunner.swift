@@ -26,7 +26,7 @@ final class StressScenarioRunner<Subject, Model: Hashable & Sendable>: ScenarioR
   func run(_ request: RunRequest) throws(RunError) -> RunResult {
     let prepared: PreparedScenario<Subject, Model>
     do {
-      prepared = try PreparedScenario(request.scenario, spec: spec)
+      prepared = try PreparedScenario(request.scenario, spec: spec, probe: request.asyncProbe)
     } catch {
       throw .operationThrew(SpecError(message: error.description, scenario: request.scenario))
     }
@@ -64,6 +64,7 @@ final class StressScenarioRunner<Subject, Model: Hashable & Sendable>: ScenarioR
             history: failure.history, longestPrefix: failure.longestPrefix,
             state: failure.stateAfterPrefix, steps: prepared.steps)))
     }
+    result.failure?.asyncHops = prepared.asyncCalls?.hops()
     return result
   }
 }

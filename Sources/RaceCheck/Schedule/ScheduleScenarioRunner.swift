@@ -39,7 +39,7 @@ final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>: Scenari
     }
     let prepared: PreparedScenario<Subject, Model>
     do {
-      prepared = try PreparedScenario(request.scenario, spec: spec)
+      prepared = try PreparedScenario(request.scenario, spec: spec, probe: request.asyncProbe)
     } catch {
       throw .operationThrew(SpecError(message: error.description, scenario: request.scenario))
     }
@@ -94,6 +94,7 @@ final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>: Scenari
     result.distinctOutcomes = checker.searches
     result.chanceOfNewResults = checker.chanceOfNewResults
     result.divergence = runner.divergence
+    result.failure?.asyncHops = prepared.asyncCalls?.hops()
     return result
   }
 

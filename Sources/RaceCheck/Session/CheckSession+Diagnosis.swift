@@ -14,8 +14,13 @@ extension CheckSession {
       return diagnoseDeath(failure, of: scenario, index: index)
     }
     let history = failure.evidence.history ?? History(entries: [])
+    // Reentrancy is proven by experiment on the scenario, and an actor's lost update fits
+    // the hypotheses of results alone as well: it is tried first.
+    let reentrancy =
+      failure.evidence.kind == .nonLinearizable
+      ? diagnoseActorReentrancy(of: scenario, index: index) : nil
     var diagnosis =
-      failure.diagnosis
+      failure.diagnosis ?? reentrancy
       ?? Diagnoser.diagnose(
         history, spec: spec, escapedReads: failure.schedule?.escapedReads ?? [])
     if diagnosis.pattern == .unclassified, case .nonLinearizable = failure.evidence,

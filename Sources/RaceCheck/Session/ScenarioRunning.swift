@@ -37,6 +37,8 @@ struct RunRequest: Codable, Sendable, Hashable {
   var freshProcess: Bool = false
   /// Isolated runs: seconds without progress after which the child counts as hung, when shorter than the configured timeout.
   var hangTimeout: Double? = nil
+  /// Whether to record the hops of `async` calls, and which operation to run alone.
+  var asyncProbe: AsyncProbe? = nil
 }
 
 /// What running one request found.
@@ -75,6 +77,8 @@ struct ObservedFailure: Codable, Sendable {
   var schedule: ScheduleObservation?
   /// Isolated runs: the signal that ended the child, for a crash.
   var signal: Int32?
+  /// Under an ``AsyncProbe``: the hops the failing invocation's `async` calls made.
+  var asyncHops: [ExecutorHop]? = nil
 
   /// Whether this failure, of a shrinking candidate, is the same bug as `original`, so that shrinking keeps the bug it started with.
   func isSameBug(as original: ObservedFailure) -> Bool {

@@ -38,6 +38,7 @@ extension Operation where Model: HistoryModel {
       bind: Self.vocabularyStep(name),
       validate: Self.validatesStep(
         name, returning: Result.historyValueKinds, repeat (each Argument).self))
+    isAsync = true
   }
 
   /// Creates an operation of a built-in model's vocabulary whose call is `async` and returns nothing.
@@ -66,6 +67,7 @@ extension Operation where Model: HistoryModel {
       },
       bind: Self.vocabularyStep(name),
       validate: Self.validatesStep(name, returning: .null, repeat (each Argument).self))
+    isAsync = true
   }
 }
 
@@ -116,6 +118,7 @@ extension Operation {
       validate: Self.decodes(
         name, returning: Result.historyValueKinds, matching: ModelResult.historyValueKinds,
         repeat (each Argument).self))
+    isAsync = true
   }
 
   /// Creates an operation whose call is `async` and returns nothing, with its model-side counterpart.
@@ -148,9 +151,13 @@ extension Operation {
       },
       bind: typed.bind,
       validate: typed.validate)
+    isAsync = true
   }
 
   /// The subject's side of an `async` operation: decodes a call's arguments, runs the call in a task of its own, and waits for it.
+  ///
+  /// Under an ``AsyncProbe`` the call goes through the run's gate, which may hold it back
+  /// while a call of the probe's exclusive operation is in flight.
   static func waiting<each Argument: ValueConvertible>(
     _ name: String, timeout: Duration,
     _ call: @escaping @Sendable (Subject, repeat each Argument) async throws -> Value
@@ -158,7 +165,12 @@ extension Operation {
     let wait = CompletionWait()
     return { subject, values in
       let subject = Shared(subject)
-      return try wait.value(of: Scenario.Call(name, values), timeout: timeout) {
+      let probed = AsyncCalls.current
+      return try wait.value(
+        of: Scenario.Call(name, values), timeout: timeout, on: CallExecutor(call: probed)
+      ) {
+        if let probed { await probed.calls.enter(name) }
+        defer { probed?.calls.leave(name) }
         var decoder = ArgumentDecoder(operation: name, arguments: values)
         return try await call(subject.value, repeat try decoder.next((each Argument).self))
       }
@@ -167,18 +179,18 @@ extension Operation {
 }
 
 extension CompletionWait {
-  /// Runs `operation` in a task of its own and returns the value it returns, once it has; rethrows what it throws.
+  /// Runs `operation` in a task of its own that prefers `executor`, and returns the value it returns, once it has; rethrows what it throws.
   ///
-  /// The task starts from the waiting thread, so under the scheduler its jobs are blocks
-  /// the scheduler runs, and the wait is one of its scheduling points.
+  /// The task's jobs of no actor run on Dispatch's global queue, so under the scheduler
+  /// they are blocks the scheduler runs, and the wait is one of its scheduling points.
   func value(
-    of call: Scenario.Call, timeout: Duration,
+    of call: Scenario.Call, timeout: Duration, on executor: CallExecutor = CallExecutor(call: nil),
     running operation: @escaping @Sendable () async throws -> Value
   ) throws -> Value {
     let thrown = Thrown()
     let value = try value(of: call, timeout: timeout) {
       (done: @escaping @Sendable (Value) -> Void) in
-      Task {
+      Task(executorPreference: executor) {
         do {
           done(try await operation())
         } catch {

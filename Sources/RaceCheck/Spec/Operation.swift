@@ -48,6 +48,9 @@ public struct Operation<Subject, Model: Hashable & Sendable>: Sendable {
   /// Whether the operation runs on the process's main thread only; set by ``onMainThread()``.
   var runsOnMainThread = false
 
+  /// Whether the operation's call is `async`: it runs in a task of its own (see ``waiting(_:timeout:_:)``).
+  var isAsync = false
+
   init(
     name: String,
     mapsToVocabulary: Bool = false,

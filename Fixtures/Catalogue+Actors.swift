@@ -1,0 +1,106 @@
+import RaceCheck
+
+// MARK: - Actors and async/await
+
+// Rows written for racecheck: Swift concurrency's own answer to the posts' bugs, and the
+// atomicity bug it keeps. docs/catalogue.md gives each row's reason.
+extension Catalogue {
+  static var bankAccountActor: Target {
+    let spec = Spec("BankAccountActor", make: BankAccountActor.init, model: 0) {
+      Operation("balance") { (account: BankAccountActor) in
+        await account.balance
+      } model: { (balance: inout Int) in
+        balance
+      }
+      Operation("deposit", .int(in: 1...2)) { (account: BankAccountActor, amount: Int) in
+        await account.deposit(amount)
+      } model: { (balance: inout Int, amount: Int) in
+        balance += amount
+      }
+      Operation("withdraw", .int(in: 1...2)) { (account: BankAccountActor, amount: Int) in
+        await account.withdraw(amount)
+      } model: { (balance: inout Int, amount: Int) -> Bool in
+        guard balance >= amount else { return false }
+        balance -= amount
+        return true
+      }
+    }
+    return Target(
+      spec, summary: "an actor whose withdraw checks the balance, awaits an audit, then subtracts",
+      expectation: .fail(.actorReentrancy))
+  }
+
+  /// An image cache's state: each key's image, and the number of loads so far, which numbers the next image.
+  struct ImageCacheState: Hashable, Sendable {
+    var images: [String: Int] = [:]
+    var loads = 0
+  }
+
+  static var imageCacheActor: Target {
+    let spec = Spec("ImageCacheActor", make: ImageCacheActor.init, model: ImageCacheState()) {
+      Operation("image", .element(of: ["a", "b"])) { (cache: ImageCacheActor, key: String) in
+        await cache.image(for: key)
+      } model: { (cache: inout ImageCacheState, key: String) -> Int in
+        if let cached = cache.images[key] { return cached }
+        cache.loads += 1
+        cache.images[key] = cache.loads
+        return cache.loads
+      }
+      Operation("loads") { (cache: ImageCacheActor) in
+        await cache.loads
+      } model: { (cache: inout ImageCacheState) in
+        cache.loads
+      }
+    }
+    return Target(
+      spec, summary: "an actor cache that, on a miss, awaits the load and then stores the image",
+      expectation: .fail(.actorReentrancy))
+  }
+
+  static var counterActor: Target {
+    let spec = Spec("CounterActor", make: CounterActor.init, model: CounterModel()) {
+      Operation("get") { (counter: CounterActor) in await counter.value }
+      Operation("increment") { (counter: CounterActor) in await counter.increment() }
+    }
+    return Target(
+      spec, summary: "an actor counter whose methods do not suspend", expectation: .pass)
+  }
+
+  static var mainActorViewModel: Target {
+    let spec = Spec("MainActorViewModel", make: MainActorViewModel.init, model: 0) {
+      Operation("count") { (model: MainActorViewModel) in
+        await model.items.count
+      } model: { (count: inout Int) in
+        count
+      }
+      Operation("refresh") { (model: MainActorViewModel) in
+        await model.refresh()
+      } model: { (count: inout Int) in
+        count += 1
+      }
+    }
+    return Target(
+      spec,
+      summary: "a @MainActor view model whose refresh awaits a fetch between reading and writing",
+      expectation: .fail(.actorReentrancy))
+  }
+
+  static var taskGroupAccumulator: Target {
+    let spec = Spec("TaskGroupAccumulator", make: TaskGroupAccumulator.init, model: 0) {
+      Operation("collect", .int(in: 1...3)) { (results: TaskGroupAccumulator, tasks: Int) in
+        await results.collect(tasks)
+      } model: { (count: inout Int, tasks: Int) -> Int in
+        count += tasks
+        return (0..<tasks).map { $0 * $0 }.reduce(0, +)
+      }
+      Operation("count") { (results: TaskGroupAccumulator) in
+        await results.count
+      } model: { (count: inout Int) in
+        count
+      }
+    }
+    return Target(
+      spec, summary: "child tasks of a task group append into an actor, kept batch by batch",
+      expectation: .pass)
+  }
+}

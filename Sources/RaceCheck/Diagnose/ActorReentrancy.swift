@@ -1,0 +1,71 @@
+/// Names `actor-reentrancy`: a call ran on an actor while another call's method was suspended at an `await`, and the failure goes away when that method's calls run alone.
+///
+/// The hops of a failing invocation (``ExecutorHop``) show the interleaving: a call
+/// that leaves an actor for code of no actor, with the rest of an actor method as its
+/// continuation, is suspended at that `await`; another call that leaves the same actor
+/// before the first one's next hop was running on the actor, which runs one job at a
+/// time, while the first was suspended. That alone does not make the failure: the
+/// diagnosis also needs the same scenario to pass when the suspended call's operation
+/// runs alone, with no other call in flight during it.
+enum ActorReentrancy {
+  /// A suspension of one call inside which another call ran on the same actor.
+  struct Reentry: Equatable {
+    /// The suspended call, by its index in the history.
+    var suspended: Int
+    /// The code after the `await` the operation's method was suspended at.
+    var suspensionPoint: SymbolizedFrame
+    /// The code after the innermost `await`, when the method awaits through a function of its own.
+    var innermostAwait: SymbolizedFrame?
+    /// The call that ran on the actor meanwhile, by its index in the history.
+    var entered: Int
+  }
+
+  /// The first suspension of `hops` inside which another call left the same actor.
+  ///
+  /// `continuation` symbolizes a continuation. Of a hop's chain of continuations, those
+  /// before racecheck's own code are the operation's: the last is the spec's closure, and
+  /// the one before it the method the closure awaits. A hop with no such method is the
+  /// method's return to the closure, not a suspension inside it.
+  static func reentry(
+    in hops: [ExecutorHop], continuation: (CodeAddress) -> SymbolizedFrame?
+  ) -> Reentry? {
+    for (position, hop) in hops.enumerated() {
+      guard let actor = hop.leftExecutor else { continue }
+      let chain = hop.continuations.map(continuation)
+      let operation = chain.prefix { $0?.kind != .raceCheck }.compactMap { $0 }.filter {
+        $0.kind == .user && $0.isSymbolized
+      }
+      guard operation.count >= 2 else { continue }
+      let resumed = hops[(position + 1)...].firstIndex { $0.call == hop.call } ?? hops.endIndex
+      if let inside = hops[(position + 1)..<resumed].first(where: {
+        $0.call != hop.call && $0.leftExecutor == actor
+      }) {
+        return Reentry(
+          suspended: hop.call, suspensionPoint: operation[operation.count - 2],
+          innermostAwait: operation.count > 2 ? operation[0] : nil, entered: inside.call)
+      }
+    }
+    return nil
+  }
+
+  /// The diagnosis, once `alone` invocations with the suspended call's operation run alone all passed.
+  static func diagnosis(_ reentry: Reentry, history: History, passingAlone alone: Int)
+    -> Diagnosis
+  {
+    let suspended = history.entries[reentry.suspended]
+    let entered = history.entries[reentry.entered]
+    func place(_ frame: SymbolizedFrame) -> String {
+      [frame.function, frame.location()].compactMap { $0 }.joined(separator: " at ")
+    }
+    let inner = reentry.innermostAwait.map { " (inside \(place($0)))" } ?? ""
+    return Diagnosis(
+      .actorReentrancy,
+      evidence:
+        "\(suspended.call) on thread \(suspended.process) was suspended at the await in "
+        + "\(place(reentry.suspensionPoint))\(inner), "
+        + "and \(entered.call) on thread \(entered.process) ran on the actor before it resumed; "
+        + "with the calls of \(suspended.call.operation) run alone, all \(alone) invocations pass: "
+        + "the method reads the actor's state, awaits, and goes on from what it read, while "
+        + "another call changed it at the await")
+  }
+}

@@ -1,0 +1,58 @@
+import CRaceCheckSupport
+import Dispatch
+
+/// The executor an `async` call's task prefers: it runs the task's jobs that belong to no actor on Dispatch's global queue.
+///
+/// A task comes here whenever it leaves an actor for code of no actor, so under the
+/// scheduler each such job is a block it schedules, and under an ``AsyncProbe`` each
+/// arrival is a hop it records: the executor the task left and where it will go on.
+final class CallExecutor: TaskExecutor {
+  private let call: AsyncCalls.Call?
+
+  init(call: AsyncCalls.Call?) {
+    self.call = call
+  }
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    if let call, let hop = TaskJobLayout(job) {
+      call.calls.recordHop(
+        call: call.index, leftExecutor: hop.currentExecutor, continuations: hop.continuations)
+    }
+    DispatchQueue.global().async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+  }
+}
+
+/// What a task's job says about where the task stands, read from the runtime's layout of jobs and async contexts.
+///
+/// The concurrency runtime's ABI (`swift/ABI/Task.h`) lays a job out as a heap object
+/// (two words), two scheduler words, 32-bit flags whose low byte is the job's kind (0 for
+/// a task) and a 32-bit id, a voucher, a reserved word and the function that resumes the
+/// task; a task then holds its resume context. An async context starts with its parent
+/// context and the function that resumes the parent. From the job down the chain of
+/// parents come the continuations of every `await` the task is inside, innermost first:
+/// for a task leaving an actor's method, one of them is the method's code after its
+/// `await`, which names the suspension point. The executor the task is leaving is still
+/// the thread's current one while it enqueues.
+private struct TaskJobLayout {
+  let currentExecutor: UInt?
+  let continuations: [UInt]
+
+  /// The deepest chain of awaits read; a chain ends sooner at the task's first context.
+  static let deepestChain = 16
+
+  init?(_ job: UnownedJob) {
+    let raw = unsafeBitCast(job, to: UnsafeRawPointer.self)
+    let taskKind: UInt32 = 0
+    guard raw.load(fromByteOffset: 32, as: UInt32.self) & 0xFF == taskKind else { return nil }
+    var continuations = [raw.load(fromByteOffset: 56, as: UInt.self)]
+    var context = raw.load(fromByteOffset: 64, as: UnsafeRawPointer?.self)
+    while let current = context, continuations.count < Self.deepestChain {
+      continuations.append(current.load(fromByteOffset: 8, as: UInt.self))
+      context = current.load(as: UnsafeRawPointer?.self)
+    }
+    self.continuations = continuations.filter { $0 != 0 }
+    let executor = rc_current_executor_identity()
+    currentExecutor = executor == 0 ? nil : executor
+  }
+}
