@@ -34,6 +34,7 @@ public actor BankAccountActor {
 /// The audit trail a withdrawal reports to: a call that suspends, as a network or database call does.
 enum Audit {
   static func record(withdrawal amount: Int) async {
-    await Task.yield()
+    // A few suspensions, as a request makes between sending and receiving.
+    for _ in 0..<3 { await Task.yield() }
   }
 }

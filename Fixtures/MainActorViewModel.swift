@@ -28,7 +28,8 @@
 /// The feed a view model fetches from: a call that suspends, as a request does.
 enum FeedService {
   static func fetchItem(after count: Int) async -> Int {
-    await Task.yield()
+    // A few suspensions, as a request makes between sending and receiving.
+    for _ in 0..<3 { await Task.yield() }
     return count
   }
 }

@@ -22,27 +22,33 @@ enum ActorReentrancy {
 
   /// The first suspension of `hops` inside which another call left the same actor.
   ///
-  /// `continuation` symbolizes a continuation. Of a hop's chain of continuations, those
-  /// before racecheck's own code are the operation's: the last is the spec's closure, and
-  /// the one before it the method the closure awaits. A hop with no such method is the
-  /// method's return to the closure, not a suspension inside it.
+  /// `continuation` symbolizes a continuation. A hop's chain of continuations runs from
+  /// where the task goes on to the operation's closure (the outermost of the user's
+  /// frames) and racecheck's code around it. A hop whose task goes on in the closure
+  /// itself is the method's return to it; one whose task goes on deeper, in a function
+  /// the method awaits, is a suspension inside the method. The suspension point is the
+  /// frame just inside the closure: the method, unless the optimizer inlined it into the
+  /// closure, which is then the frame that holds the `await`.
   static func reentry(
     in hops: [ExecutorHop], continuation: (CodeAddress) -> SymbolizedFrame?
   ) -> Reentry? {
     for (position, hop) in hops.enumerated() {
       guard let actor = hop.leftExecutor else { continue }
       let chain = hop.continuations.map(continuation)
-      let operation = chain.prefix { $0?.kind != .raceCheck }.compactMap { $0 }.filter {
+      let operation = chain.prefix { $0?.kind != .raceCheck }
+      guard let closure = operation.lastIndex(where: { $0?.kind == .user }),
+        closure > operation.startIndex, let closureFrame = operation[closure]
+      else { continue }
+      let inside = operation[..<closure].compactMap { $0 }.filter {
         $0.kind == .user && $0.isSymbolized
       }
-      guard operation.count >= 2 else { continue }
       let resumed = hops[(position + 1)...].firstIndex { $0.call == hop.call } ?? hops.endIndex
-      if let inside = hops[(position + 1)..<resumed].first(where: {
+      if let entered = hops[(position + 1)..<resumed].first(where: {
         $0.call != hop.call && $0.leftExecutor == actor
       }) {
         return Reentry(
-          suspended: hop.call, suspensionPoint: operation[operation.count - 2],
-          innermostAwait: operation.count > 2 ? operation[0] : nil, entered: inside.call)
+          suspended: hop.call, suspensionPoint: inside.last ?? closureFrame,
+          innermostAwait: inside.count > 1 ? inside.first : nil, entered: entered.call)
       }
     }
     return nil

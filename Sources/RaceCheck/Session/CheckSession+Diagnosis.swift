@@ -9,7 +9,11 @@ extension CheckSession {
   static var extraDeathSamples: Int { 2 }
 
   /// Names the bug the minimized failure shows, from its evidence alone, or says `unclassified`.
-  func diagnose(_ failure: ObservedFailure, of scenario: Scenario, index: Int) -> Diagnosed {
+  ///
+  /// An experiment on the scenario runs `experimentBudget` invocations, by default the plain budget.
+  func diagnose(
+    _ failure: ObservedFailure, of scenario: Scenario, index: Int, experimentBudget: Int? = nil
+  ) -> Diagnosed {
     if failure.evidence.crash != nil {
       return diagnoseDeath(failure, of: scenario, index: index)
     }
@@ -18,7 +22,8 @@ extension CheckSession {
     // the hypotheses of results alone as well: it is tried first.
     let reentrancy =
       failure.evidence.kind == .nonLinearizable
-      ? diagnoseActorReentrancy(of: scenario, index: index) : nil
+      ? diagnoseActorReentrancy(
+        of: scenario, index: index, budget: experimentBudget ?? invocationBudget) : nil
     var diagnosis =
       failure.diagnosis ?? reentrancy
       ?? Diagnoser.diagnose(

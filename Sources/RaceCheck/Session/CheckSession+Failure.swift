@@ -17,7 +17,13 @@ extension CheckSession {
       shrinkingCutShort = shrunk.cutShort
     }
     let recount = recount(minimized.failure, of: minimized.scenario, index: index)
-    var diagnosed = diagnose(minimized.failure, of: minimized.scenario, index: index)
+    // An experiment on the minimized scenario needs as many invocations as its failure takes.
+    let perMinimizedFailure =
+      recount.failures > 0
+      ? (recount.invocations + recount.failures - 1) / recount.failures : 8 * invocationBudget / 5
+    var diagnosed = diagnose(
+      minimized.failure, of: minimized.scenario, index: index,
+      experimentBudget: candidateBudget(perFailure: perMinimizedFailure, of: minimized.failure))
     if configuration.schedule != nil, minimized.failure.evidence.crash != nil,
       let schedule = diagnosed.failure.evidence.crash?.invocation
     {

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+
+import Fixtures
+
+@testable import RaceCheck
+
+extension RaceCheckTestSuite {
+  /// `actor-reentrancy` is named from the hops of the calls' tasks and an experiment, never from results alone.
+  @Suite struct ActorReentrancyTests {
+    /// Continuations by offset: 1 the helper the method awaits, 2 the actor's method, 3 the spec's closure, 4 racecheck's.
+    static func frame(_ address: CodeAddress) -> SymbolizedFrame? {
+      let named: [UInt: (String, FrameKind)] = [
+        1: ("Audit.record(withdrawal:)", .user), 2: ("Account.withdraw(_:)", .user),
+        3: ("closure #1 in spec", .user), 4: ("closure in Operation.waiting", .raceCheck),
+        5: ("Task.yield()", .runtime),
+      ]
+      guard let (function, kind) = named[address.offset] else { return nil }
+      return SymbolizedFrame(
+        pc: address.offset, module: "Fixtures", function: function, file: "/src/Account.swift",
+        line: Int(address.offset) * 10, kind: kind)
+    }
+
+    static func hop(_ call: Int, _ sequence: Int, on actor: UInt?, _ chain: [UInt])
+      -> ExecutorHop
+    {
+      ExecutorHop(
+        call: call, sequence: sequence, leftExecutor: actor,
+        continuations: chain.map { CodeAddress(module: "Fixtures", offset: $0) })
+    }
+
+    @Test func aCallThatLeftTheActorDuringAnothersAwaitIsAReentry() throws {
+      let hops = [
+        Self.hop(0, 0, on: nil, []),  // call 0 starts
+        Self.hop(1, 1, on: nil, []),  // call 1 starts
+        Self.hop(0, 2, on: 7, [5, 1, 2, 3, 4]),  // call 0 suspends inside withdraw
+        Self.hop(1, 3, on: 7, [3, 4]),  // call 1 ran on the actor and returns to its closure
+        Self.hop(0, 4, on: 7, [3, 4]),  // call 0 resumed and returns
+      ]
+      let reentry = try #require(ActorReentrancy.reentry(in: hops, continuation: Self.frame))
+      #expect(reentry.suspended == 0)
+      #expect(reentry.entered == 1)
+      #expect(reentry.suspensionPoint.function == "Account.withdraw(_:)")
+      #expect(reentry.innermostAwait?.function == "Audit.record(withdrawal:)")
+    }
+
+    @Test func callsThatLeftTheActorOneAfterAnotherAreNoReentry() {
+      let hops = [
+        Self.hop(0, 0, on: nil, []),
+        Self.hop(0, 1, on: 7, [1, 2, 3, 4]),
+        Self.hop(0, 2, on: 7, [3, 4]),
+        Self.hop(1, 3, on: nil, []),
+        Self.hop(1, 4, on: 7, [1, 2, 3, 4]),
+        Self.hop(1, 5, on: 7, [3, 4]),
+      ]
+      #expect(ActorReentrancy.reentry(in: hops, continuation: Self.frame) == nil)
+    }
+
+    @Test func aCallOnAnotherActorDuringTheAwaitIsNoReentry() {
+      let hops = [
+        Self.hop(0, 0, on: 7, [1, 2, 3, 4]),
+        Self.hop(1, 1, on: 8, [3, 4]),
+        Self.hop(0, 2, on: 7, [3, 4]),
+      ]
+      #expect(ActorReentrancy.reentry(in: hops, continuation: Self.frame) == nil)
+    }
+
+    @Test func aReturnToTheOperationIsNoSuspension() {
+      // Call 0 leaves the actor only to return to its closure; call 1 comes after.
+      let hops = [
+        Self.hop(0, 0, on: 7, [3, 4]),
+        Self.hop(1, 1, on: 7, [3, 4]),
+      ]
+      #expect(ActorReentrancy.reentry(in: hops, continuation: Self.frame) == nil)
+    }
+
+    @Test func anExclusiveCallWaitsForTheOthersAndTheyForIt() async {
+      let gate = ExclusiveGate()
+      let log = Log()
+      await gate.enter(exclusive: false)
+      async let exclusive: Void = {
+        await gate.enter(exclusive: true)
+        log.append("exclusive in")
+        gate.leave(exclusive: true)
+      }()
+      // Let the exclusive call queue up behind the shared one.
+      for _ in 0..<10 { await Task.yield() }
+      log.append("shared out")
+      gate.leave(exclusive: false)
+      await exclusive
+      await gate.enter(exclusive: false)
+      log.append("shared in")
+      gate.leave(exclusive: false)
+      #expect(log.entries == ["shared out", "exclusive in", "shared in"])
+    }
+
+    final class Log: @unchecked Sendable {
+      private let lock = NSLock()
+      private var kept: [String] = []
+      func append(_ entry: String) { lock.withLock { kept.append(entry) } }
+      var entries: [String] { lock.withLock { kept } }
+    }
+
+    /// The report names the actor's method and the line of its await, in both modes.
+    @Test(arguments: [false, true])
+    func theBankAccountActorsOverdraftIsNamedWithItsSuspensionPoint(underTheScheduler: Bool)
+      throws
+    {
+      var configuration = Configuration.demo(seed: 1)
+      if underTheScheduler { configuration.schedule = ScheduleSettings() }
+      configuration.reproDirectory = FileManagerTemporary.directory
+      let target = try #require(Catalogue.targets.first { $0.name == "BankAccountActor" })
+      let report = target.checkable.check(configuration)
+      let failure = try #require(report.failure, "\(report)")
+      #expect(failure.diagnosis.pattern == .actorReentrancy, "\(report)")
+      #expect(
+        failure.diagnosis.evidence.contains(
+          "at the await in BankAccountActor.withdraw(_:) at Fixtures/BankAccountActor.swift:28"),
+        "\(failure.diagnosis.evidence)")
+      #expect(failure.diagnosis.evidence.contains("ran on the actor before it resumed"))
+    }
+
+    /// A lost update of a class with no actor, across an await, is not reentrancy: its await leaves no actor.
+    @Test func aClassWithoutAnActorIsNotNamedReentrant() throws {
+      var configuration = Configuration.demo(seed: 1)
+      configuration.reproDirectory = FileManagerTemporary.directory
+      let spec = Spec("UnisolatedTally", make: UnisolatedTally.init, model: 0) {
+        Operation("add") { (tally: UnisolatedTally) in await tally.add() } model: {
+          (count: inout Int) in count += 1
+        }
+        Operation("count") { (tally: UnisolatedTally) async in tally.count } model: {
+          (count: inout Int) in count
+        }
+      }
+      let report = spec.check(configuration)
+      let failure = try #require(report.failure, "\(report)")
+      #expect(failure.diagnosis.pattern != .actorReentrancy, "\(report)")
+    }
+  }
+}
+
+/// A count behind a lock, updated by reading, awaiting and writing: no actor is involved.
+final class UnisolatedTally: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value = 0
+
+  var count: Int { lock.withLock { value } }
+
+  func add() async {
+    let read = count
+    await Task.yield()
+    lock.withLock { value = read + 1 }
+  }
+}
