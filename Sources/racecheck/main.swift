@@ -2,7 +2,10 @@ import Fixtures
 import RaceCheck
 
 var benchmarks = BenchmarkPlan(
-  throughputTarget: "LockedCounter", firstFailureTargets: ["LockArray", "AtomicCounter"],
+  throughputTarget: "LockedCounter",
+  firstFailureTargets: [
+    "LockArray", "AtomicCounter", "BankAccountActor", "ImageCacheActor", "MainActorViewModel",
+  ],
   isolatedFirstFailureTargets: [
     "NSSafeMutableArray", "NSSafeMutableArrayWrites", "ReentrantSyncArray",
   ],
@@ -13,6 +16,12 @@ benchmarks.scheduleThroughputTarget = "NSSafeMutableDictionary"
 benchmarks.scheduleFirstFailureTargets = [
   "LockArray", "LockArrayReferences", "HLockArray", "UnsafeArray", "SomeStringConcurrentNoBarrier",
   "AtomicCounter", "AtomicPropertyArray", "GlobalQueueBarrierArray", "ReentrantSyncArray",
+  "BankAccountActor", "ImageCacheActor", "MainActorViewModel",
+]
+// The rows of async code: every job of the concurrency runtime is a block the scheduler runs.
+benchmarks.scheduleThroughputTargets = [
+  "BankAccountActor", "ImageCacheActor", "CounterActor", "MainActorViewModel",
+  "TaskGroupAccumulator",
 ]
 benchmarks.isolatedStressComparisonTargets = [
   "SomeStringConcurrentNoBarrier", "GlobalQueueBarrierArray",

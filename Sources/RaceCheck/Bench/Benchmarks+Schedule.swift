@@ -1,4 +1,8 @@
 extension Benchmarks {
+  /// The scenarios schedule-mode throughput is measured on: two threads of three calls.
+  static let twoByThree = Configuration.Shape(
+    threads: 2, operationsPerThread: 3, initialOperations: 0, postOperations: 0)
+
   /// Measures schedule mode: schedules per second, the primitives' overhead with no scheduler, and time to first failure.
   static func runSchedulePart(
     _ plan: BenchmarkPlan, target: (String) throws(Error) -> Target, seconds: Double,
@@ -7,12 +11,10 @@ extension Benchmarks {
     if let name = plan.scheduleThroughputTarget,
       let benchmarkable = try target(name).checkable as? any ScheduleBenchmarkable
     {
-      let shape = Configuration.Shape(
-        threads: 2, operationsPerThread: 3, initialOperations: 0, postOperations: 0)
       record(
         BenchmarkResult(
           name: "schedules-per-second/\(name)/2x3",
-          value: benchmarkable.scheduleThroughput(shape: shape, seconds: seconds).rounded(),
+          value: benchmarkable.scheduleThroughput(shape: twoByThree, seconds: seconds).rounded(),
           unit: "schedules/s"))
       // The same dictionary scheduled through the interposer and through RaceCheckSync.
       for (variant, spec) in [
@@ -25,9 +27,19 @@ extension Benchmarks {
         record(
           BenchmarkResult(
             name: "schedules-per-second/BarrierDictionary-\(variant)/2x3",
-            value: spec.scheduleThroughput(shape: shape, seconds: seconds).rounded(),
+            value: spec.scheduleThroughput(shape: twoByThree, seconds: seconds).rounded(),
             unit: "schedules/s"))
       }
+    }
+    for name in plan.scheduleThroughputTargets {
+      guard let benchmarkable = try target(name).checkable as? any ScheduleBenchmarkable else {
+        continue
+      }
+      record(
+        BenchmarkResult(
+          name: "schedules-per-second/\(name)/2x3",
+          value: benchmarkable.scheduleThroughput(shape: twoByThree, seconds: seconds).rounded(),
+          unit: "schedules/s"))
     }
     if plan.scheduleThroughputTarget != nil || !plan.scheduleFirstFailureTargets.isEmpty {
       let sync = PrimitiveOverhead.queueSync(iterations: 200_000)

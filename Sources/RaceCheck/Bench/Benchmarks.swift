@@ -18,6 +18,8 @@ public struct BenchmarkPlan: Sendable {
   public var isolatedStressComparisonTargets: [String] = []
   /// The targets that trap, whose schedule-mode time to first failure is measured in an isolated child.
   public var isolatedScheduleFirstFailureTargets: [String] = []
+  /// More targets whose schedule-mode throughput is measured on 2 × 3 scenarios, such as the rows of `async` code.
+  public var scheduleThroughputTargets: [String] = []
 
   /// Creates a plan.
   public init(

@@ -3,8 +3,8 @@
 /// The hops of a failing invocation (``ExecutorHop``) show the interleaving: a call
 /// that leaves an actor for code of no actor, with the rest of an actor method as its
 /// continuation, is suspended at that `await`; another call that leaves the same actor
-/// before the first one's next hop was running on the actor, which runs one job at a
-/// time, while the first was suspended. That alone does not make the failure: the
+/// before the first one leaves it again was running on the actor, which runs one job at
+/// a time, while the first was suspended. That alone does not make the failure: the
 /// diagnosis also needs the same scenario to pass when the suspended call's operation
 /// runs alone, with no other call in flight during it.
 enum ActorReentrancy {
@@ -42,7 +42,11 @@ enum ActorReentrancy {
       let inside = operation[..<closure].compactMap { $0 }.filter {
         $0.kind == .user && $0.isSymbolized
       }
-      let resumed = hops[(position + 1)...].firstIndex { $0.call == hop.call } ?? hops.endIndex
+      // Until the call leaves the actor again, it was off the actor or back on it; another
+      // call that leaves the actor meanwhile was on it at a time the call was not.
+      let resumed =
+        hops[(position + 1)...].firstIndex { $0.call == hop.call && $0.leftExecutor == actor }
+        ?? hops.endIndex
       if let entered = hops[(position + 1)..<resumed].first(where: {
         $0.call != hop.call && $0.leftExecutor == actor
       }) {

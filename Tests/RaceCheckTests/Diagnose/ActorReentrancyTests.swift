@@ -44,6 +44,20 @@ extension RaceCheckTestSuite {
       #expect(reentry.innermostAwait?.function == "Audit.record(withdrawal:)")
     }
 
+    @Test func aCallThatEnteredWhileTheOtherAwaitedOffTheActorIsAReentry() throws {
+      // Call 0 suspends, yields again off the actor (no actor left), and only then call 1
+      // leaves the actor: call 0 was still away.
+      let hops = [
+        Self.hop(0, 0, on: 7, [5, 1, 2, 3, 4]),
+        Self.hop(0, 1, on: nil, [5, 1, 2, 3, 4]),
+        Self.hop(1, 2, on: 7, [5, 1, 2, 3, 4]),
+        Self.hop(0, 3, on: 7, [3, 4]),
+      ]
+      let reentry = try #require(ActorReentrancy.reentry(in: hops, continuation: Self.frame))
+      #expect(reentry.suspended == 0)
+      #expect(reentry.entered == 1)
+    }
+
     @Test func callsThatLeftTheActorOneAfterAnotherAreNoReentry() {
       let hops = [
         Self.hop(0, 0, on: nil, []),
