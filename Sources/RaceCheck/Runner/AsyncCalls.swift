@@ -1,11 +1,11 @@
 import CRaceCheckSupport
 import Synchronization
 
-/// The `async` calls of one run under an ``AsyncProbe``: the hops their tasks made and the gate that runs one operation alone.
+/// The `async` calls of one run: which call each task makes and, under an ``AsyncProbe``, the hops their tasks made and the gate that runs one operation alone.
 ///
-/// A runner binds ``current`` around each call it makes; the operation's task reads it
-/// on the runner's thread, before it starts. The hops kept are those of each call's
-/// latest run, so once a run stops at a failing invocation they are that invocation's.
+/// A runner binds ``current`` around each call it makes; the operation reads it on the
+/// runner's thread, before its task starts. The hops kept are those of each call's latest
+/// run, so once a run stops at a failing invocation they are that invocation's.
 final class AsyncCalls: Sendable {
   /// One call of the run, as its task sees it.
   struct Call: Sendable {
@@ -17,7 +17,8 @@ final class AsyncCalls: Sendable {
   /// The call the current thread is making, bound by the runner for the call's duration.
   @TaskLocal static var current: Call?
 
-  let probe: AsyncProbe
+  /// What the run records and how it runs its calls; nil for a run that only names its tasks.
+  let probe: AsyncProbe?
   private let gate = ExclusiveGate()
   private let recorded = Mutex<(next: Int, hops: [Int: [RawHop]])>((0, [:]))
 
@@ -28,24 +29,29 @@ final class AsyncCalls: Sendable {
     var continuations: [UInt]
   }
 
-  init(_ probe: AsyncProbe) {
+  init(_ probe: AsyncProbe?) {
     self.probe = probe
   }
 
-  /// Runs `perform` as call `index` of the run: its task records its hops here.
+  /// Runs `perform` as call `index` of the run.
   func making<Result>(call index: Int, _ perform: () throws -> Result) rethrows -> Result {
-    recorded.withLock { $0.hops[index] = [] }
+    if probe != nil { recorded.withLock { $0.hops[index] = [] } }
     return try Self.$current.withValue(Call(calls: self, index: index), operation: perform)
   }
 
-  /// Whether calls of `operation` run alone.
-  func isExclusive(_ operation: String) -> Bool { probe.exclusiveOperation == operation }
+  /// Whether the run records its tasks' hops.
+  var recordsHops: Bool { probe != nil }
+
+  /// Whether some operation's calls run alone, so that every call goes through the gate.
+  var gates: Bool { probe?.exclusiveOperation != nil }
 
   /// Waits until a call of `operation` may run.
-  func enter(_ operation: String) async { await gate.enter(exclusive: isExclusive(operation)) }
+  func enter(_ operation: String) async {
+    await gate.enter(exclusive: probe?.exclusiveOperation == operation)
+  }
 
   /// Lets the calls waiting for a call of `operation` run.
-  func leave(_ operation: String) { gate.leave(exclusive: isExclusive(operation)) }
+  func leave(_ operation: String) { gate.leave(exclusive: probe?.exclusiveOperation == operation) }
 
   /// Records that call `index`'s task came to racecheck's executor, leaving `leftExecutor`, inside the awaits whose `continuations` are given innermost first.
   func recordHop(call index: Int, leftExecutor: UInt?, continuations: [UInt]) {

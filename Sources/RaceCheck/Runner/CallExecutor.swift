@@ -1,25 +1,42 @@
 import CRaceCheckSupport
 import Dispatch
 
-/// The executor an `async` call's task prefers: it runs the task's jobs that belong to no actor on Dispatch's global queue.
+/// The executor an `async` call's task prefers: it runs the task's jobs that belong to no actor on a queue of the call's own.
 ///
 /// A task comes here whenever it leaves an actor for code of no actor, so under the
 /// scheduler each such job is a block it schedules, and under an ``AsyncProbe`` each
 /// arrival is a hop it records: the executor the task left and where it will go on.
 final class CallExecutor: TaskExecutor {
-  private let call: AsyncCalls.Call?
+  private let probed: AsyncCalls.Call?
+  /// The call's own queue, concurrent on the global queue's threads: its label names the call's task in a schedule's trace.
+  private let queue: DispatchQueue
 
-  init(call: AsyncCalls.Call?) {
-    self.call = call
+  /// The label of a call's queue starts with this, then the call's index and the call; the scheduler gives such a queue's blocks one column, the task's.
+  static let queueLabelPrefix = "racecheck task of call "
+
+  /// Creates the executor of `call`'s task, which `made` places in its run.
+  init(for call: Scenario.Call, made: AsyncCalls.Call?) {
+    self.probed = made
+    let index = made.map { "\($0.index)" } ?? "?"
+    queue = DispatchQueue(
+      label: Self.queueLabelPrefix + "\(index): \(call)", attributes: .concurrent)
+  }
+
+  /// The call a queue label of ``queueLabelPrefix`` names, or nil for another queue's label.
+  static func call(namedBy label: String) -> Substring? {
+    guard label.hasPrefix(queueLabelPrefix), let colon = label.firstIndex(of: ":") else {
+      return nil
+    }
+    return label[label.index(colon, offsetBy: 2)...]
   }
 
   func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
-    if let call, let hop = TaskJobLayout(job) {
-      call.calls.recordHop(
-        call: call.index, leftExecutor: hop.currentExecutor, continuations: hop.continuations)
+    if let probed, probed.calls.recordsHops, let hop = TaskJobLayout(job) {
+      probed.calls.recordHop(
+        call: probed.index, leftExecutor: hop.currentExecutor, continuations: hop.continuations)
     }
-    DispatchQueue.global().async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
   }
 }
 

@@ -10,10 +10,14 @@ import Foundation
 /// main thread run through this instead.
 enum MainQueueService {
   /// Runs `work` beside the main thread until it ends, and returns its value, with whether the main queue was served meanwhile (libdispatch may give no handle).
+  ///
+  /// Called from another thread, it runs `work` there: only the main thread can serve the
+  /// main queue, and in a test process its own loop already does.
   @discardableResult
   static func serve<Value>(while work: @escaping @Sendable () -> Value) -> (
     value: Value, served: Bool
   ) {
+    guard rc_is_main_thread() else { return (work(), false) }
     let drain = UncheckedBox(rc_main_drain_create()!)
     defer { rc_main_drain_destroy(drain.value) }
     let outcome = UncheckedBox(Outcome<Value>())

@@ -10,10 +10,12 @@ struct PreparedScenario<Subject, Model: Hashable & Sendable>: @unchecked Sendabl
   let initial: [Call]
   let columns: [[Call]]
   let post: [Call]
-  /// The run's `async` calls, when it runs under a probe.
-  let asyncCalls: AsyncCalls?
+  /// The run's `async` calls.
+  let asyncCalls: AsyncCalls
 
   /// Resolves every call of `scenario`, or says which call does not fit the spec; under `probe`, its `async` calls record their hops.
+  ///
+  /// Each `async` call knows its index in the history, which names its task in a trace.
   init(_ scenario: Scenario, spec: Spec<Subject, Model>, probe: AsyncProbe? = nil)
     throws(ScenarioError)
   {
@@ -21,7 +23,7 @@ struct PreparedScenario<Subject, Model: Hashable & Sendable>: @unchecked Sendabl
     for operation in spec.operations where operations[operation.name] == nil {
       operations[operation.name] = operation
     }
-    let asyncCalls = probe.map(AsyncCalls.init)
+    let asyncCalls = AsyncCalls(probe)
     var index = 0
     func resolve(_ call: Scenario.Call) throws(ScenarioError) -> Call {
       guard let operation = operations[call.operation] else {
@@ -32,7 +34,7 @@ struct PreparedScenario<Subject, Model: Hashable & Sendable>: @unchecked Sendabl
       }
       defer { index += 1 }
       var perform = operation.perform
-      if let asyncCalls, operation.isAsync {
+      if operation.isAsync {
         perform = { [index, perform] subject, arguments in
           try asyncCalls.making(call: index) { try perform(subject, arguments) }
         }

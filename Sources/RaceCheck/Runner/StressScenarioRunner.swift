@@ -64,7 +64,7 @@ final class StressScenarioRunner<Subject, Model: Hashable & Sendable>: ScenarioR
             history: failure.history, longestPrefix: failure.longestPrefix,
             state: failure.stateAfterPrefix, steps: prepared.steps)))
     }
-    result.failure?.asyncHops = prepared.asyncCalls?.hops()
+    if request.asyncProbe != nil { result.failure?.asyncHops = prepared.asyncCalls.hops() }
     return result
   }
 }

@@ -103,6 +103,9 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     /// Every block started on the queue, in order: the thread that ran it and the call it ran for.
     var starts: [(thread: Int, call: Int?)] = []
 
+    /// For the queue of an `async` call's task (``CallExecutor``), the name of the one column its blocks share in a trace.
+    var taskColumn: String?
+
     init(_ queue: QueueIdentity) {
       name = queue.label
       isConcurrent = queue.isConcurrent
@@ -202,6 +205,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   /// The primitives' objects, kept alive so that no other object takes an address while the schedule runs.
   private var retained: [UInt: AnyObject] = [:]
   private var nameCounts: [String: Int] = [:]
+  /// The `async` calls' tasks seen so far, which numbers their columns.
+  private var taskCount = 0
   private var ended = false
   /// Told of every change to the trace as it happens, before the step's effect: a child streams them to its parent.
   var traceObserver: ((InterleavingTrace.Event) -> Void)?
@@ -436,8 +441,14 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   // MARK: Queues
 
   func state(of queue: QueueIdentity) -> QueueState {
-    if let state = queues[queue.address] { return state }
+    // A queue freed in the schedule may leave its address to a new one, which has its own label.
+    if let state = queues[queue.address], state.name == queue.label { return state }
     let state = QueueState(queue)
+    if let call = CallExecutor.call(namedBy: queue.label) {
+      // A task runs one job at a time: its blocks read best as one column.
+      taskCount += 1
+      state.taskColumn = "Task \(taskCount): \(call)"
+    }
     queues[queue.address] = state
     return state
   }
@@ -553,22 +564,31 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     let item = item(state, thread: threads.count, flagged: barrier)
     state.pending.append(item)
     let block = spawn(
-      name: "Block \(threads.count) on '\(state.name)'", clock: me.clock,
+      name: state.taskColumn ?? "Block \(threads.count) on '\(state.name)'", clock: me.clock,
       wait: .admission(state, item)
     ) { [self] block in
       start(item, on: state, block)
       block.activity += 1
       block.isBusy = true
-      record(block, (barrier ? "barrier block start" : "block start") + " '\(state.name)'")
+      record(block, state.taskColumn != nil ? "job starts" : blockStep(barrier, "start", state))
       asSubject(body)
       point(block)
       finishBlock(item, on: state, block)
-      record(block, (barrier ? "barrier block end" : "block end") + " '\(state.name)'")
+      record(block, state.taskColumn != nil ? "job ends" : blockStep(barrier, "end", state))
       afterEnd?()
     }
     block.call = me.call
     me.clock.tick(me.id)
-    record(me, "queue.async\(barrier ? "(flags: .barrier)" : "") '\(state.name)' → \(block.name)")
+    record(
+      me,
+      state.taskColumn != nil
+        ? "enqueues a job → \(block.name)"
+        : "queue.async\(barrier ? "(flags: .barrier)" : "") '\(state.name)' → \(block.name)")
+  }
+
+  /// A block's start or end as a trace step: `block start 'q'`, `barrier block end 'q'`.
+  private func blockStep(_ barrier: Bool, _ edge: String, _ state: QueueState) -> String {
+    (barrier ? "barrier block " : "block ") + edge + " '\(state.name)'"
   }
 
   // MARK: Locks

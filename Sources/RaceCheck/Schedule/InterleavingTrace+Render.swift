@@ -8,15 +8,23 @@ extension InterleavingTrace {
   /// |   cell read → 0      |                      |
   /// |                      | increment            |
   /// ```
+  ///
+  /// Threads of the same name share a column: the blocks of one `async` call's task.
   func render(maxSteps: Int = 400) -> String {
-    let columns = threadNames.count
+    var titles: [String] = []
+    let columnOf = threadNames.map { name in
+      if let column = titles.firstIndex(of: name) { return column }
+      titles.append(name)
+      return titles.count - 1
+    }
+    let columns = titles.count
     let shown = steps.prefix(maxSteps)
     let rows: [[String]] = shown.map { step in
       var row = Array(repeating: "", count: columns)
-      row[step.thread] = step.isOperation ? step.text : "  " + step.text
+      row[columnOf[step.thread]] = step.isOperation ? step.text : "  " + step.text
       return row
     }
-    let all = [threadNames] + rows
+    let all = [titles] + rows
     let widths = (0..<columns).map { column in
       min(44, all.map { $0[column].count }.max() ?? 0)
     }
@@ -28,7 +36,7 @@ extension InterleavingTrace {
     func line(_ cells: [String]) -> String {
       "| " + zip(cells, widths).map { fit($0, $1) }.joined(separator: " | ") + " |"
     }
-    var lines = [line(threadNames)]
+    var lines = [line(titles)]
     lines.append(
       "| " + widths.map { String(repeating: "-", count: $0) }.joined(separator: " | ") + " |")
     lines += rows.map(line)

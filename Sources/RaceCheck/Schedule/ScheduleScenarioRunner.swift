@@ -94,7 +94,7 @@ final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>: Scenari
     result.distinctOutcomes = checker.searches
     result.chanceOfNewResults = checker.chanceOfNewResults
     result.divergence = runner.divergence
-    result.failure?.asyncHops = prepared.asyncCalls?.hops()
+    if request.asyncProbe != nil { result.failure?.asyncHops = prepared.asyncCalls.hops() }
     return result
   }
 

@@ -165,12 +165,12 @@ extension Operation {
     let wait = CompletionWait()
     return { subject, values in
       let subject = Shared(subject)
+      let made = Scenario.Call(name, values)
       let probed = AsyncCalls.current
-      return try wait.value(
-        of: Scenario.Call(name, values), timeout: timeout, on: CallExecutor(call: probed)
-      ) {
-        if let probed { await probed.calls.enter(name) }
-        defer { probed?.calls.leave(name) }
+      return try wait.value(of: made, timeout: timeout, on: CallExecutor(for: made, made: probed)) {
+        let gated = probed?.calls.gates == true ? probed : nil
+        if let gated { await gated.calls.enter(name) }
+        defer { gated?.calls.leave(name) }
         var decoder = ArgumentDecoder(operation: name, arguments: values)
         return try await call(subject.value, repeat try decoder.next((each Argument).self))
       }
@@ -181,12 +181,14 @@ extension Operation {
 extension CompletionWait {
   /// Runs `operation` in a task of its own that prefers `executor`, and returns the value it returns, once it has; rethrows what it throws.
   ///
-  /// The task's jobs of no actor run on Dispatch's global queue, so under the scheduler
-  /// they are blocks the scheduler runs, and the wait is one of its scheduling points.
+  /// The task's jobs of no actor run on the executor's queue (by default one of the call's
+  /// own), so under the scheduler they are blocks the scheduler runs, and the wait is one of
+  /// its scheduling points.
   func value(
-    of call: Scenario.Call, timeout: Duration, on executor: CallExecutor = CallExecutor(call: nil),
+    of call: Scenario.Call, timeout: Duration, on executor: CallExecutor? = nil,
     running operation: @escaping @Sendable () async throws -> Value
   ) throws -> Value {
+    let executor = executor ?? CallExecutor(for: call, made: nil)
     let thrown = Thrown()
     let value = try value(of: call, timeout: timeout) {
       (done: @escaping @Sendable (Value) -> Void) in
