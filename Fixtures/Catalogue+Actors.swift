@@ -17,7 +17,7 @@ extension Catalogue {
       } model: { (balance: inout Int, amount: Int) in
         balance += amount
       }
-      Operation("withdraw", .int(in: 1...2)) { (account: BankAccountActor, amount: Int) in
+      Operation("withdraw", .int(in: 2...3)) { (account: BankAccountActor, amount: Int) in
         await account.withdraw(amount)
       } model: { (balance: inout Int, amount: Int) -> Bool in
         guard balance >= amount else { return false }
@@ -50,6 +50,11 @@ extension Catalogue {
         await cache.loads
       } model: { (cache: inout ImageCacheState) in
         cache.loads
+      }
+      Operation("removeAll") { (cache: ImageCacheActor) in
+        await cache.removeAll()
+      } model: { (cache: inout ImageCacheState) in
+        cache.images = [:]
       }
     }
     return Target(

@@ -29,6 +29,11 @@ public actor ImageCacheActor {
     images[key] = image
     return image
   }
+
+  /// Drops every cached image, as an app does on a memory warning.
+  public func removeAll() {
+    images.removeAll()
+  }
 }
 
 /// Loads images: a call that suspends, as a download does.

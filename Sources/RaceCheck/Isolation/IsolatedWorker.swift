@@ -56,7 +56,6 @@ package enum IsolatedWorker {
     }
   }
 
-  /// Ends this process within a fraction of a second of its parent's end, whatever the code under test is doing.
   /// Runs each request the parent sends and sends back its result, until the parent closes the pipe.
   private static func serveRequests(_ runner: any ScenarioRunning, link: WorkerLink) {
     let decoder = JSONDecoder()
@@ -73,6 +72,7 @@ package enum IsolatedWorker {
     }
   }
 
+  /// Ends this process within a fraction of a second of its parent's end, whatever the code under test is doing.
   private static func endWithParent(_ parent: Int32) {
     guard parent > 0 else { return }
     let watcher = Thread {

@@ -1,3 +1,4 @@
+import CRaceCheckInterposer
 import CRaceCheckSupport
 import Dispatch
 
@@ -8,7 +9,7 @@ import Dispatch
 /// arrival is a hop it records: the executor the task left and where it will go on.
 final class CallExecutor: TaskExecutor {
   private let probed: AsyncCalls.Call?
-  /// The call's own queue, concurrent on the global queue's threads: its label names the call's task in a schedule's trace.
+  /// Under the scheduler, the call's own queue, concurrent on the global queue's threads, whose label names the call's task in the trace; elsewhere the global queue, which costs nothing to make.
   private let queue: DispatchQueue
 
   /// The label of a call's queue starts with this, then the call's index and the call; the scheduler gives such a queue's blocks one column, the task's.
@@ -17,6 +18,10 @@ final class CallExecutor: TaskExecutor {
   /// Creates the executor of `call`'s task, which `made` places in its run.
   init(for call: Scenario.Call, made: AsyncCalls.Call?) {
     self.probed = made
+    guard rc_interposer_mode() == RC_MODE_SUBJECT else {
+      queue = .global()
+      return
+    }
     let index = made.map { "\($0.index)" } ?? "?"
     queue = DispatchQueue(
       label: Self.queueLabelPrefix + "\(index): \(call)", attributes: .concurrent)

@@ -31,8 +31,7 @@ extension CheckSession {
   }
 
   /// The continuations of `hops` that left an actor, symbolized in one batch.
-  private func symbolizedContinuations(_ hops: [ExecutorHop]) -> (CodeAddress) -> SymbolizedFrame?
-  {
+  private func symbolizedContinuations(_ hops: [ExecutorHop]) -> (CodeAddress) -> SymbolizedFrame? {
     let addresses = Array(Set(hops.filter { $0.leftExecutor != nil }.flatMap(\.continuations)))
     let stacks = Symbolizer().symbolize(
       addresses.map { [RawFrame(pc: $0.offset, module: $0.module, offset: $0.offset)] },

@@ -1,7 +1,6 @@
+import Fixtures
 import Foundation
 import Testing
-
-import Fixtures
 
 @testable import RaceCheck
 
@@ -139,11 +138,17 @@ extension RaceCheckTestSuite {
       var configuration = Configuration.demo(seed: 1)
       configuration.reproDirectory = FileManagerTemporary.directory
       let spec = Spec("UnisolatedTally", make: UnisolatedTally.init, model: 0) {
-        Operation("add") { (tally: UnisolatedTally) in await tally.add() } model: {
-          (count: inout Int) in count += 1
+        Operation("add") { (tally: UnisolatedTally) in
+          await tally.add()
+        } model: {
+          (count: inout Int) in
+          count += 1
         }
-        Operation("count") { (tally: UnisolatedTally) async in tally.count } model: {
-          (count: inout Int) in count
+        Operation("count") { (tally: UnisolatedTally) async in
+          tally.count
+        } model: {
+          (count: inout Int) in
+          count
         }
       }
       let report = spec.check(configuration)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import RaceCheck
@@ -136,6 +137,39 @@ extension RaceCheckTestSuite {
       #expect(report.verdict == .pass, "\(report)")
     }
 
+    /// An actor that keeps its count in a `DispatchQueue`-based store: one program for the scheduler.
+    static let tallySpec = Spec("QueueBackedTally", make: QueueBackedTally.init, model: 0) {
+      Operation("add") { (tally: QueueBackedTally) in
+        await tally.add()
+      } model: {
+        (count: inout Int) in
+        count += 1
+      }
+      Operation("count") { (tally: QueueBackedTally) in
+        await tally.count()
+      } model: {
+        (count: inout Int) in
+        count
+      }
+    }
+
+    @Test func anActorOverADispatchQueueIsScheduledAsOneProgram() throws {
+      var configuration = Self.scheduled(seed: 1)
+      configuration.minimizes = false
+      let first = try #require(Self.tallySpec.check(configuration).failure)
+      let trace = try #require(first.trace)
+      // The store's queue and the calls' tasks take steps in the same interleaving.
+      #expect(trace.steps.contains { $0.text.contains("'tally-store'") }, "\(trace.render())")
+      #expect(trace.threadNames.contains { $0.hasPrefix("Task ") && $0.hasSuffix(": add") })
+      for _ in 1...2 {
+        #expect(Self.tallySpec.check(configuration).failure?.trace == trace)
+      }
+      let repro = try Repro.read(from: try #require(first.reproPath))
+      let replay = try Self.tallySpec.replay(repro)
+      #expect(replay.divergence == nil)
+      #expect(replay.trace == trace)
+    }
+
     @Test func aBuiltInModelTakesAsyncOperationsCheckedFromAnAsyncTest() async {
       var configuration = Configuration.demo(seed: 1)
       configuration.reproDirectory = FileManagerTemporary.directory
@@ -167,6 +201,32 @@ actor Account {
     if auditsBeforeWithdrawing { await log.record(amount) }
     balance -= amount
     return true
+  }
+}
+
+/// A count kept behind a serial queue, read through a completion handler.
+final class QueueStore: @unchecked Sendable {
+  private let queue = DispatchQueue(label: "tally-store")
+  private var value = 0
+
+  func read(_ done: @escaping @Sendable (Int) -> Void) { queue.async { done(self.value) } }
+
+  func write(_ newValue: Int) { queue.sync { value = newValue } }
+}
+
+/// An actor whose `add` awaits the store's read and then writes: the actor is free at the await.
+actor QueueBackedTally {
+  private let store = QueueStore()
+
+  func add() async {
+    let read = await count()
+    store.write(read + 1)
+  }
+
+  func count() async -> Int {
+    await withCheckedContinuation { continuation in
+      store.read { continuation.resume(returning: $0) }
+    }
   }
 }
 
