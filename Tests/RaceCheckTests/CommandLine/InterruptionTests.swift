@@ -79,12 +79,20 @@ private struct RunningCommand {
   }
 
   /// Waits until the command has started its worker child, and returns the child's process id.
+  ///
+  /// The command runs on a thread beside the main thread, which serves the main queue, so
+  /// the child is listed under whichever of the process's threads started it.
   func waitForWorkerChild() throws -> Int32 {
     let pid = process.processIdentifier
     return try Self.poll(orThrow: WorkerNeverStarted()) {
-      let children =
-        (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
-      return children.split(separator: " ").first.flatMap { Int32($0) }
+      let threads =
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+      return threads.lazy.compactMap { thread -> Int32? in
+        let children =
+          (try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/children", encoding: .utf8))
+          ?? ""
+        return children.split(separator: " ").first.flatMap { Int32($0) }
+      }.first
     }
   }
 
