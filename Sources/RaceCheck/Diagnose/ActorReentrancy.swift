@@ -23,18 +23,20 @@ enum ActorReentrancy {
   /// The first suspension of `hops` inside which another call left the same actor.
   ///
   /// `continuation` symbolizes a continuation. A hop's chain of continuations runs from
-  /// where the task goes on to the operation's closure (the outermost of the user's
-  /// frames) and racecheck's code around it. A hop whose task goes on in the closure
-  /// itself is the method's return to it; one whose task goes on deeper, in a function
-  /// the method awaits, is a suspension inside the method. The suspension point is the
-  /// frame just inside the closure: the method, unless the optimizer inlined it into the
-  /// closure, which is then the frame that holds the `await`.
+  /// where the task goes on to the operation's closure (the outermost of the user's frames
+  /// that is no compiler glue) and racecheck's code around it. A hop whose task goes on in
+  /// the closure itself is the method's return to it; one whose task goes on deeper, in a
+  /// function the method awaits, is a suspension inside the method. The suspension point is
+  /// the outermost frame inside the closure that is no closure itself: the method, unless
+  /// the optimizer inlined it into the closure, which is then the frame that holds the
+  /// `await`.
   static func reentry(
     in hops: [ExecutorHop], continuation: (CodeAddress) -> SymbolizedFrame?
   ) -> Reentry? {
     for (position, hop) in hops.enumerated() {
       guard let actor = hop.leftExecutor else { continue }
-      let chain = hop.continuations.map(continuation)
+      // Compiler glue around the closure (a partial application) is no frame of its own.
+      let chain = hop.continuations.map(continuation).filter { $0?.isGlue != true }
       let operation = chain.prefix { $0?.kind != .raceCheck }
       guard let closure = operation.lastIndex(where: { $0?.kind == .user }),
         closure > operation.startIndex, let closureFrame = operation[closure]
@@ -50,9 +52,14 @@ enum ActorReentrancy {
       if let entered = hops[(position + 1)..<resumed].first(where: {
         $0.call != hop.call && $0.leftExecutor == actor
       }) {
+        // A spec may reach the method through closures of its own: the method is the
+        // outermost frame inside them that is not a closure.
+        let methods = inside.filter { $0.function?.hasPrefix("closure #") != true }
+        let point = methods.last ?? inside.last ?? closureFrame
+        let innermost = methods.first ?? inside.first
         return Reentry(
-          suspended: hop.call, suspensionPoint: inside.last ?? closureFrame,
-          innermostAwait: inside.count > 1 ? inside.first : nil, entered: entered.call)
+          suspended: hop.call, suspensionPoint: point,
+          innermostAwait: innermost == point ? nil : innermost, entered: entered.call)
       }
     }
     return nil

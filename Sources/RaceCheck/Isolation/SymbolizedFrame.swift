@@ -68,4 +68,15 @@ package struct SymbolizedFrame: Hashable, Sendable {
     }
     return line.map { "\(path):\($0)" } ?? path
   }
+
+  /// How simplified demangled names of compiler-generated glue begin.
+  static let gluePrefixes = [
+    "thunk for ", "partial apply for ", "reabstraction thunk", "merged ", "outlined ", "@objc ",
+  ]
+
+  /// Whether the frame is compiler-generated glue (a thunk, a partial application) rather than code someone wrote.
+  package var isGlue: Bool {
+    guard let function else { return false }
+    return Self.gluePrefixes.contains { function.hasPrefix($0) }
+  }
 }

@@ -92,18 +92,15 @@ extension SymbolizedStack {
       let name = Self.shortened(frame.function ?? frame.rawDescription, to: 60)
       if !names.contains(name) { names.append(name) }
     }
-    let telling = names.filter { name in !Self.gluePrefixes.contains { name.hasPrefix($0) } }
+    let telling = names.filter { name in
+      !SymbolizedFrame.gluePrefixes.contains { name.hasPrefix($0) }
+    }
     if !telling.isEmpty { names = telling }
     let kindList =
       kinds.count == 1 ? kinds[0] : kinds.dropLast().joined(separator: ", ") + " and " + kinds.last!
     let nameList = names.prefix(2).joined(separator: ", ") + (run.count > 2 ? ", …" : "")
     return "… \(run.count) \(kindList) frames (\(nameList))"
   }
-
-  /// How simplified demangled names of compiler-generated glue begin.
-  private static let gluePrefixes = [
-    "thunk for ", "partial apply for ", "reabstraction thunk", "merged ", "outlined ", "@objc ",
-  ]
 
   /// The frame's function, marked when inlined, or its address when it has no name.
   private func name(of frame: SymbolizedFrame) -> String {

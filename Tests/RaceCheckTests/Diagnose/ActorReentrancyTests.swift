@@ -57,6 +57,28 @@ extension RaceCheckTestSuite {
       #expect(reentry.entered == 1)
     }
 
+    @Test func theMethodIsNamedThroughTheSpecsOwnClosuresAndTheirGlue() throws {
+      // 6 is a closure of the test the spec's closure calls, 7 the glue around the spec's closure.
+      func frame(_ address: CodeAddress) -> SymbolizedFrame? {
+        let names: [UInt: String] = [
+          6: "closure #2 in walletTest()", 7: "partial apply for closure",
+        ]
+        guard let name = names[address.offset] else { return Self.frame(address) }
+        return SymbolizedFrame(pc: address.offset, module: "Tests", function: name, kind: .user)
+      }
+      let hops = [
+        Self.hop(0, 0, on: 7, [5, 1, 2, 6, 3, 7, 4]),
+        Self.hop(1, 1, on: 7, [3, 7, 4]),  // a return, glue and all: no suspension
+        Self.hop(0, 2, on: 7, [3, 7, 4]),
+      ]
+      let reentry = try #require(ActorReentrancy.reentry(in: hops, continuation: frame))
+      #expect(reentry.suspensionPoint.function == "Account.withdraw(_:)")
+      #expect(reentry.innermostAwait?.function == "Audit.record(withdrawal:)")
+      #expect(reentry.entered == 1)
+      let returnsOnly = [Self.hop(0, 0, on: 7, [3, 7, 4]), Self.hop(1, 1, on: 7, [3, 7, 4])]
+      #expect(ActorReentrancy.reentry(in: returnsOnly, continuation: frame) == nil)
+    }
+
     @Test func callsThatLeftTheActorOneAfterAnotherAreNoReentry() {
       let hops = [
         Self.hop(0, 0, on: nil, []),
