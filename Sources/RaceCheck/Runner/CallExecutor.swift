@@ -2,13 +2,14 @@ import CRaceCheckInterposer
 import CRaceCheckSupport
 import Dispatch
 
-/// The executor an `async` call's task prefers: it runs the task's jobs that belong to no actor on a queue of the call's own.
+/// The executor an `async` call's task prefers: it runs the task's jobs that belong to no actor on Dispatch, on a queue of the call's own under the scheduler.
 ///
 /// A task comes here whenever it leaves an actor for code of no actor, so under the
 /// scheduler each such job is a block it schedules, and under an ``AsyncProbe`` each
 /// arrival is a hop it records: the executor the task left and where it will go on.
 final class CallExecutor: TaskExecutor {
-  private let probed: AsyncCalls.Call?
+  /// The call's place in its run, through which its hops are recorded under a probe.
+  private let made: AsyncCalls.Call?
   /// Under the scheduler, the call's own queue, concurrent on the global queue's threads, whose label names the call's task in the trace; elsewhere the global queue, which costs nothing to make.
   private let queue: DispatchQueue
 
@@ -17,7 +18,7 @@ final class CallExecutor: TaskExecutor {
 
   /// Creates the executor of `call`'s task, which `made` places in its run.
   init(for call: Scenario.Call, made: AsyncCalls.Call?) {
-    self.probed = made
+    self.made = made
     guard rc_interposer_mode() == RC_MODE_SUBJECT else {
       queue = .global()
       return
@@ -37,9 +38,9 @@ final class CallExecutor: TaskExecutor {
 
   func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
-    if let probed, probed.calls.recordsHops, let hop = TaskJobLayout(job) {
-      probed.calls.recordHop(
-        call: probed.index, leftExecutor: hop.currentExecutor, continuations: hop.continuations)
+    if let made, made.calls.recordsHops, let hop = TaskJobLayout(job) {
+      made.calls.recordHop(
+        call: made.index, leftExecutor: hop.currentExecutor, continuations: hop.continuations)
     }
     queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
   }
