@@ -6,16 +6,17 @@
 /// A bank account as an actor whose withdrawal awaits an audit between checking and subtracting.
 ///
 /// ```swift
-/// let account = BankAccountActor()
-/// await account.deposit(2)
+/// let account = BankAccountActor(openingBalance: 3)
 /// let done = await account.withdraw(2)  // true, unless another withdrawal got in at the audit
 /// ```
 public actor BankAccountActor {
   /// The money in the account.
-  public private(set) var balance = 0
+  public private(set) var balance: Int
 
-  /// Creates an empty account.
-  public init() {}
+  /// Opens an account holding `openingBalance`.
+  public init(openingBalance: Int = 0) {
+    balance = openingBalance
+  }
 
   /// Adds `amount` to the balance.
   public func deposit(_ amount: Int) {

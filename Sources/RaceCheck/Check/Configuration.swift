@@ -86,8 +86,8 @@ public struct Configuration: Hashable, Sendable, Codable {
   public var requiresConclusiveVerdict: Bool = false
   /// How to explore schedules in the deterministic schedule mode, or nil for stress mode.
   ///
-  /// Schedule mode controls only code that uses the `RaceCheckSync` primitives; `invocations`
-  /// is then unused and `schedule.schedulesPerScenario` is the budget of each scenario.
+  /// `invocations` is then unused: ``ScheduleSettings/schedules(forScenario:)`` is the budget
+  /// of each scenario.
   public var schedule: ScheduleSettings?
   /// Where the check was started, or nil when neither a test nor a program's command line started it.
   ///

@@ -10,7 +10,11 @@ enum ScheduleOptions {
     .value("--depth", "N", "Schedule mode: PCT's bug depth (default: 3)."),
     .value(
       "--preemptions", "N", "Schedule mode: exhaustive search's preemption bound (default: 2)."),
-    .value("--schedules", "N", "Schedule mode: schedules per scenario, at most (default: 50)."),
+    .value(
+      "--schedules", "N",
+      "Schedule mode: schedules per scenario, at most; random and PCT give the first "
+        + "scenarios 10, 20, 30… (default: 50)."
+    ),
   ]
 
   /// The schedule settings the options describe, or nil for stress mode.

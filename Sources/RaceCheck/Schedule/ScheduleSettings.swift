@@ -22,7 +22,7 @@ public struct ScheduleSettings: Hashable, Sendable, Codable {
   public var depth: Int
   /// The most preemptions an exhaustive search allows in one schedule.
   public var preemptionBound: Int
-  /// The schedules tried per scenario, at most (an exhaustive search may stop earlier).
+  /// The schedules tried per scenario, at most: the first scenarios get fewer (see ``schedules(forScenario:)``), and an exhaustive search may stop earlier.
   public var schedulesPerScenario: Int
   /// The most scheduling points in one schedule; a schedule that needs more is cut off as a livelock.
   public var maxSteps: Int
@@ -38,6 +38,21 @@ public struct ScheduleSettings: Hashable, Sendable, Codable {
     self.schedulesPerScenario = schedulesPerScenario
     self.maxSteps = maxSteps
   }
+
+  /// The schedules a search gives scenario `index`: a random or PCT walk gives its first scenarios fewer.
+  ///
+  /// Scenario `i` gets `10 × (i + 1)` schedules, up to ``schedulesPerScenario``. A scenario
+  /// that can fail usually does within its first ten schedules, while the first scenarios,
+  /// drawn narrow, often cannot fail at all: the search reaches four scenarios in the
+  /// schedules the plain budget gives two. An exhaustive search gets its whole budget every
+  /// time, which is what its bound promises.
+  public func schedules(forScenario index: Int) -> Int {
+    guard strategy != .exhaustive else { return schedulesPerScenario }
+    return min(schedulesPerScenario, Self.firstScenarioSchedules * (index + 1))
+  }
+
+  /// The schedules the first scenario of a random or PCT search gets; each next one gets as many more.
+  public static let firstScenarioSchedules = 10
 
   /// The strategy and the settings that matter to it, as reports print them.
   public var summary: String {

@@ -60,7 +60,8 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
         scenario = generator.scenario(seed: seed, index: index)
         let request = RunRequest(
           scenario: scenario, seed: Self.scenarioSeed(seed, index: index),
-          invocations: invocationBudget, untilFirstFailure: true, deadline: deadline)
+          invocations: invocationBudget(forScenario: index), untilFirstFailure: true,
+          deadline: deadline)
         let result = try run(request)
         report.search.invocations += result.invocations
         report.search.overlappingInvocations += result.overlappingInvocations
@@ -115,6 +116,14 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
   /// The invocations each scenario gets: overlapping invocations in stress mode, schedules in schedule mode.
   var invocationBudget: Int {
     configuration.schedule?.schedulesPerScenario ?? configuration.invocations
+  }
+
+  /// The invocations the search gives scenario `index`: the plain budget, or in schedule mode the schedules its strategy gives that scenario.
+  ///
+  /// Runs that explain a failure keep the plain budget: schedules are numbered and seeded,
+  /// so the schedule that failed is among them whatever the scenario's own share.
+  func invocationBudget(forScenario index: Int) -> Int {
+    configuration.schedule?.schedules(forScenario: index) ?? configuration.invocations
   }
 
   /// The seed of scenario `index`'s random pauses or schedule strategy.

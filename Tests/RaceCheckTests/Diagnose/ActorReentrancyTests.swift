@@ -150,7 +150,7 @@ extension RaceCheckTestSuite {
       #expect(failure.diagnosis.pattern == .actorReentrancy, "\(report)")
       #expect(
         failure.diagnosis.evidence.contains(
-          "at the await in BankAccountActor.withdraw(_:) at Fixtures/BankAccountActor.swift:28"),
+          "at the await in BankAccountActor.withdraw(_:) at Fixtures/BankAccountActor.swift:29"),
         "\(failure.diagnosis.evidence)")
       #expect(failure.diagnosis.evidence.contains("ran on the actor before it resumed"))
     }

@@ -9,6 +9,9 @@ enum DemoCommand {
   /// would make it inconclusive.
   static let defaults = Configuration.demo(seed: defaultSeed)
 
+  /// The demo's budgets in schedule mode.
+  static let scheduleDefaults = Configuration.scheduleDemo(seed: defaultSeed)
+
   static let spec = CommandSpec(
     name: "demo",
     abstract: "Check each target against its expected verdict.",
@@ -16,7 +19,10 @@ enum DemoCommand {
     options: [
       .value("--seed", "S", "One seed for every target (default: \(defaultSeed))."),
       .value("--seeds", "S1,S2,…", "Check every target once per seed, a row each."),
-      .value("--scenarios", "N", "Scenarios per target, at most (default: \(defaults.scenarios))."),
+      .value(
+        "--scenarios", "N",
+        "Scenarios per target, at most (default: \(defaults.scenarios); in schedule mode \(scheduleDefaults.scenarios))."
+      ),
       .value(
         "--invocations", "N",
         "Runs of each scenario in which its threads overlapped (default: \(defaults.invocations))."),
@@ -59,7 +65,7 @@ enum DemoCommand {
     if seed != nil, seeds != nil { throw .conflictingOptions("--seed", "--seeds", command: "demo") }
     let seedList = seeds ?? [seed ?? defaultSeed]
     let schedule = try ScheduleOptions.settings(from: parsed)
-    var base = schedule == nil ? defaults : Configuration.scheduleDemo(seed: defaultSeed)
+    var base = schedule == nil ? defaults : scheduleDefaults
     base.schedule = schedule
     base.scenarios = try parsed.integer("--scenarios", atLeast: 1) ?? base.scenarios
     base.invocations = try parsed.integer("--invocations", atLeast: 1) ?? base.invocations
