@@ -89,6 +89,11 @@ public struct Configuration: Hashable, Sendable, Codable {
   /// `invocations` is then unused: ``ScheduleSettings/schedules(forScenario:)`` is the budget
   /// of each scenario.
   public var schedule: ScheduleSettings?
+  /// The part of the run this check makes, or nil for the whole run.
+  ///
+  /// A sharded check runs only the scenarios of its shard (see ``Shard``), and its verdict
+  /// covers only them: `racecheck merge` combines the shards' verdicts.
+  public var shard: Shard?
   /// Where the check was started, or nil when neither a test nor a program's command line started it.
   ///
   /// `check(_:)` and ``CommandLineDriver`` set it; repro files record it, which names them
@@ -138,7 +143,7 @@ public struct Configuration: Hashable, Sendable, Codable {
 extension Configuration {
   private enum CodingKeys: String, CodingKey {
     case seed, shape, scenarios, invocations, firstScenario, timeLimit, minimizes, shrinkTimeLimit,
-      reproDirectory, isolated, hangTimeout, requiresConclusiveVerdict, schedule, origin
+      reproDirectory, isolated, hangTimeout, requiresConclusiveVerdict, schedule, shard, origin
   }
 
   /// Encodes a configuration, with times in seconds as repro files have always written them.
@@ -159,6 +164,7 @@ extension Configuration {
       try container.encode(requiresConclusiveVerdict, forKey: .requiresConclusiveVerdict)
     }
     try container.encodeIfPresent(schedule, forKey: .schedule)
+    try container.encodeIfPresent(shard, forKey: .shard)
     try container.encodeIfPresent(origin, forKey: .origin)
   }
 
@@ -187,6 +193,7 @@ extension Configuration {
       try container.decodeIfPresent(Bool.self, forKey: .requiresConclusiveVerdict) ?? false
     schedule =
       try container.decodeIfPresent(ScheduleSettings.self, forKey: .schedule) ?? defaults.schedule
+    shard = try container.decodeIfPresent(Shard.self, forKey: .shard)
     origin = try container.decodeIfPresent(Origin.self, forKey: .origin)
   }
 }

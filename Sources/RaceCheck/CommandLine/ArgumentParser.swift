@@ -101,7 +101,7 @@ enum ArgumentParser {
     if positionals.count < required.count {
       throw .missingArgument(required[positionals.count].name, command: command.name)
     }
-    if positionals.count > command.arguments.count {
+    if positionals.count > command.arguments.count, command.arguments.last?.isVariadic != true {
       throw .unexpectedArgument(positionals[command.arguments.count], command: command.name)
     }
   }

@@ -37,6 +37,17 @@ struct CommandContext {
     driver.workerExecutable.map { WorkerCommand(executable: $0) }
   }
 
+  /// Writes a report file that an option asked for, saying on standard error why when it cannot; true when it was written.
+  func writeReportFile(_ contents: String, to path: String, what: String) -> Bool {
+    do {
+      try contents.write(toFile: path, atomically: true, encoding: .utf8)
+      return true
+    } catch {
+      printError("\(programName): \(path): cannot write the \(what): \(error.localizedDescription)")
+      return false
+    }
+  }
+
   /// Prints `value` as one line of JSON, or reports an internal error if it cannot be encoded.
   func printJSON(_ value: some Encodable, status: ExitStatus) -> ExitStatus {
     do {

@@ -33,10 +33,13 @@ package struct ArgumentSpec: Sendable, Hashable {
   package var help: String
   /// Whether the command runs without it.
   package var isOptional: Bool = false
+  /// Whether it takes every positional argument from here on; only the last argument may.
+  package var isVariadic: Bool = false
 
-  /// The argument as usage shows it: `<target>`, or `[<command>]` when optional.
+  /// The argument as usage shows it: `<target>`, `[<command>]` when optional, `<file>…` when variadic.
   var synopsis: String {
-    isOptional ? "[<\(name)>]" : "<\(name)>"
+    let word = "<\(name)>" + (isVariadic ? "…" : "")
+    return isOptional ? "[\(word)]" : word
   }
 }
 

@@ -6,6 +6,7 @@ extension CommandLineDriver {
     ReplayCommand.spec,
     CheckCommand.spec,
     DemoCommand.spec,
+    MergeCommand.spec,
     BenchCommand.spec,
     HelpCommand.spec,
   ]

@@ -1,8 +1,8 @@
 /// The status racecheck's command line exits with, following BSD `sysexits.h` where one applies.
 ///
 /// Scripts and CI can tell a found bug (1) from a search cut short (3), a mistyped
-/// command (64), an unusable repro file (65), a spec that cannot run (78) and an
-/// interrupt (130, 143):
+/// command (64), an unusable repro file (65), a report file that cannot be written (73),
+/// a spec that cannot run (78) and an interrupt (130, 143):
 ///
 /// ```swift
 /// let status = CommandLineDriver(targets: targets).run(["run", "LockArray"])
@@ -19,6 +19,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
   case dataError = 65
   /// racecheck itself failed, for example while encoding its output, or its worker child kept being killed from outside (`EX_SOFTWARE`).
   case internalError = 70
+  /// A report file asked for (`--junit`) could not be written, though the check itself passed (`EX_CANTCREAT`).
+  case cannotWriteOutput = 73
   /// `check` ran out of time before deciding (`EX_TEMPFAIL`: more time may decide it).
   case undecided = 75
   /// The spec is broken: it is invalid or one of its operations threw (`EX_CONFIG`).
@@ -42,6 +44,13 @@ extension ExitStatus {
     case .specError: return .specError
     case .killedFromOutside: return .internalError
     }
+  }
+
+  /// The status once a report file was written or not: a file that could not be written turns a success into ``cannotWriteOutput``.
+  ///
+  /// Any other status says more than the missing file, whose error is printed anyway.
+  func afterWritingReportFile(succeeded: Bool) -> ExitStatus {
+    succeeded || self != .success ? self : .cannotWriteOutput
   }
 
   /// The status of a command stopped by `signal`.

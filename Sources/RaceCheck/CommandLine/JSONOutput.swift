@@ -28,6 +28,14 @@ struct OrNull<Wrapped: Encodable>: Encodable {
   }
 }
 
+extension OrNull: Decodable where Wrapped: Decodable {
+  /// Reads `null` as absent, as `merge` reads the documents back.
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    value = container.decodeNil() ? nil : try container.decode(Wrapped.self)
+  }
+}
+
 /// A number written as `null` when it is infinite or NaN, which `JSONEncoder` would refuse.
 struct JSONNumber: Encodable {
   var value: Double
@@ -42,8 +50,16 @@ struct JSONNumber: Encodable {
   }
 }
 
+extension JSONNumber: Decodable {
+  /// Reads `null` as NaN, which encodes as `null` again.
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    value = container.decodeNil() ? .nan : try container.decode(Double.self)
+  }
+}
+
 /// `racecheck run --json`: one check's report.
-struct RunJSON: Encodable {
+struct RunJSON: Codable {
   var target: String
   /// `pass`, `fail` or `inconclusive`.
   var verdict: Verdict
@@ -77,6 +93,10 @@ struct RunJSON: Encodable {
   var failedInvocations: Int
   var replayCommand: OrNull<String>
   var specError: OrNull<String>
+  /// The part of the run this check made, `K/N`, or null for the whole run.
+  var shard: OrNull<Shard>
+  /// The index of the failing scenario in the seed's sequence; null for no failure.
+  var scenarioIndex: OrNull<Int>
 
   init(_ report: CheckReport) {
     target = report.target
@@ -100,6 +120,8 @@ struct RunJSON: Encodable {
     failedInvocations = report.failure?.failedInvocations ?? 0
     replayCommand = OrNull(report.replayCommand)
     specError = OrNull(report.specError?.message)
+    shard = OrNull(report.configuration.shard)
+    scenarioIndex = OrNull(report.failure?.scenarioIndex)
   }
 }
 
@@ -152,8 +174,10 @@ struct ReplayJSON: Encodable {
 }
 
 /// `racecheck demo --json`: one row per target and seed, and the tally.
-struct DemoJSON: Encodable {
-  struct Row: Encodable {
+struct DemoJSON: Codable {
+  struct Row: Codable {
+    /// The row's place in the whole demo, from 0, sharded or not.
+    var index: Int
     var target: String
     var expected: Verdict
     var verdict: Verdict
@@ -171,6 +195,8 @@ struct DemoJSON: Encodable {
   var agreed: Int
   var total: Int
   var seconds: JSONNumber
+  /// The part of the demo these rows are, `K/N`, or null for the whole demo.
+  var shard: OrNull<Shard>
 }
 
 /// `racecheck bench --json`: the measured figures.

@@ -53,6 +53,15 @@ extension ParsedArguments {
     return seeds.compactMap { $0 }
   }
 
+  /// The shard given for `name` as `K/N`, or nil when the option was not given.
+  func shard(_ name: String) throws(UsageError) -> Shard? {
+    guard let text = value(name) else { return nil }
+    guard let shard = Shard(text) else {
+      throw invalid(name, text, "K/N, part K of N with 1 ≤ K ≤ N")
+    }
+    return shard
+  }
+
   private func invalid(_ name: String, _ text: String, _ expected: String) -> UsageError {
     .invalidValue(option: name, value: text, expected: expected, command: command.name)
   }

@@ -89,6 +89,17 @@ public struct ChanceOfNewResults: Sendable, Codable, Hashable {
     mean += (chance - mean) / Double(scenarios)
     largest = max(largest, chance)
   }
+
+  /// The estimates of both sets of scenarios: their mean weighted by scenario, the larger largest.
+  func merging(_ other: ChanceOfNewResults) -> ChanceOfNewResults {
+    var merged = self
+    let total = scenarios + other.scenarios
+    guard total > 0 else { return merged }
+    merged.mean = (mean * Double(scenarios) + other.mean * Double(other.scenarios)) / Double(total)
+    merged.scenarios = total
+    merged.largest = max(largest, other.largest)
+    return merged
+  }
 }
 
 /// Signal names as reports print them.

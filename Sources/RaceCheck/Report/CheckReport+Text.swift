@@ -39,7 +39,9 @@ extension CheckReport: CustomStringConvertible {
 
   /// What the search explored, as a pass or an inconclusive verdict states it.
   var searchDescription: String {
-    let scenarios = "\(search.scenarios) of \(search.plannedScenarios) scenarios"
+    let scenarios =
+      "\(search.scenarios) of \(search.plannedScenarios) scenarios"
+      + (configuration.shard.map { " (shard \($0) of the run's)" } ?? "")
     let traps =
       search.contractTraps == 0
       ? ""

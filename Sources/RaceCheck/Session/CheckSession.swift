@@ -44,10 +44,13 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
     }
     let generator = ScenarioGenerator(spec: spec, shape: configuration.shape)
     let first = min(configuration.firstScenario, configuration.scenarios)
-    report.search.plannedScenarios = configuration.scenarios - first
+    let indexes = (first..<configuration.scenarios).filter {
+      configuration.shard?.contains($0) ?? true
+    }
+    report.search.plannedScenarios = indexes.count
     var scenario = Scenario()
     do throws(RunError) {
-      for index in first..<configuration.scenarios {
+      for index in indexes {
         if let signal = interruption?.signal {
           report.outcome = .inconclusive(.interrupted(signal: signal))
           return finished(report)

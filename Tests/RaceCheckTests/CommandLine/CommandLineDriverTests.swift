@@ -526,7 +526,7 @@ extension RaceCheckTestSuite {
 // MARK: - Subjects, targets and helpers
 
 /// The counters the command line is run over, and a way to run it and capture what it prints.
-private enum CLI {
+enum CLI {
   /// A counter with one lock around every access: linearizable.
   final class Locked: @unchecked Sendable {
     private let lock = NSLock()
@@ -645,7 +645,7 @@ private enum CLI {
 }
 
 /// A fresh folder under the system's temporary directory, for repro files.
-private struct TemporaryDirectory {
+struct TemporaryDirectory {
   let path: String
 
   init() throws {

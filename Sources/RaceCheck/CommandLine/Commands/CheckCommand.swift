@@ -22,6 +22,7 @@ enum CheckCommand {
       .flag("--all-partitions", "Finish every key's check after one fails, instead of stopping."),
       .flag("--no-partitions", "Check the history whole instead of one key at a time."),
       .flag("--json", "Print one JSON document instead of the text."),
+      .value("--junit", "FILE", "Write the verdict to FILE as JUnit XML, for CI."),
       .flag(
         "--stats", "Also print the check's time and the process's peak memory on standard error."),
     ],
@@ -29,8 +30,9 @@ enum CheckCommand {
       "Histories of kv and dictionary are checked one key at a time, in parallel, when every",
       "operation names one key. Exits 0 when the history is linearizable, 1 when it is not,",
       "75 when the time ran out first, 65 when the file is rejected (the message names",
-      "the operation or line and the problem), and 130 or 143 after SIGINT or SIGTERM, once",
-      "what was decided so far is printed.",
+      "the operation or line and the problem), 73 when it is linearizable but the --junit",
+      "file could not be written, and 130 or 143 after SIGINT or SIGTERM, once what was",
+      "decided so far is printed.",
     ],
     execute: { parsed, context throws(UsageError) in try run(parsed, context) })
 
@@ -92,11 +94,33 @@ enum CheckCommand {
     // A signal that came once the verdict was in changed nothing; one that cut the search short did.
     let interruptedBy = verdict.verdict == .unknown ? interruption.signal : nil
     if let interruptedBy { status = .interrupted(by: interruptedBy) }
+    let text = HistoryVerdictText(
+      file: path, history: history, verdict: verdict, interruptedBy: interruptedBy)
+    if let junitPath = parsed.value("--junit") {
+      let details = text.lines.joined(separator: "\n")
+      let outcome: JUnitReport.TestCase.Outcome =
+        switch verdict.verdict {
+        case .linearizable: .passed
+        case .notLinearizable:
+          .failed(message: "not linearizable", type: "not-linearizable", details: details)
+        case .unknown:
+          .error(
+            message: "undecided: the search stopped first", type: "undecided", details: details)
+        }
+      let junit = JUnitReport(
+        name: "racecheck check",
+        cases: [
+          JUnitReport.TestCase(
+            name: path, className: "racecheck.check", seconds: verdict.seconds, outcome: outcome,
+            output: verdict.verdict == .linearizable ? details : nil)
+        ], timestamp: Date())
+      status = status.afterWritingReportFile(
+        succeeded: context.writeReportFile(junit.xml, to: junitPath, what: "JUnit report"))
+    }
     if parsed.flag("--json") {
       return context.printJSON(CheckJSON(file: path, history: history, verdict), status: status)
     }
-    HistoryVerdictText(file: path, history: history, verdict: verdict, interruptedBy: interruptedBy)
-      .lines.forEach(context.print)
+    text.lines.forEach(context.print)
     return status
   }
 

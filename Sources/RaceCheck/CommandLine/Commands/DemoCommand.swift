@@ -1,3 +1,5 @@
+import Foundation
+
 /// `racecheck demo`: checks every target that has an expectation and tallies how many agree with it.
 enum DemoCommand {
   /// The seed the demo uses unless told otherwise: one of the seeds the catalogue's tests check.
@@ -40,17 +42,26 @@ enum DemoCommand {
         "Report a hang when an invocation makes no progress this long (default: \(PlainNumber.text(defaults.hangTimeout)))."
       ),
       .flag("--json", "Print one JSON document instead of the table."),
+      .value(
+        "--shard", "K/N",
+        "Check only part K of N of the rows, for a CI matrix; 'merge' combines the parts' --json."),
+      .value("--junit", "FILE", "Write every row to FILE as a JUnit XML test case, for CI."),
     ] + ScheduleOptions.options,
     discussion: [
       "A row agrees when its verdict and diagnosis are the catalogue's; an inconclusive row",
       "(a search cut short) does not. Exits 0 when every row agrees, 1 otherwise, and 130 or",
-      "143 after SIGINT or SIGTERM, once the rows checked so far are printed. Each row that",
-      "disagrees is followed by the 'run' command that checks it again.",
+      "143 after SIGINT or SIGTERM, once the rows checked so far are printed (73 when every",
+      "row agrees but the --junit file could not be written). Each row that disagrees is",
+      "followed by the 'run' command that checks it again.",
+      "With --shard K/N only rows K-1, K-1+N, K-1+2N, … of the whole demo (target by target,",
+      "each seed in turn) are checked, so that N machines share one demo.",
     ],
     execute: { parsed, context throws(UsageError) in try run(parsed, context) })
 
   /// One check of one target with one seed.
   private struct Outcome {
+    /// The row's place in the whole demo, sharded or not.
+    var index: Int
     var target: Target
     var expectation: Expectation
     var report: CheckReport
@@ -76,6 +87,7 @@ enum DemoCommand {
     base.hangTimeout = try parsed.duration("--hang-timeout") ?? defaults.hangTimeout
     base.origin = .program(context.programName)
     let json = parsed.flag("--json")
+    let shard = try parsed.shard("--shard")
     let targets = context.driver.targets.compactMap { target in
       // A target without a schedule expectation may not run under the scheduler at all (it may trap).
       (schedule == nil ? target.stressExpectation : target.scheduleExpectation).map {
@@ -101,8 +113,11 @@ enum DemoCommand {
     var outcomes: [Outcome] = []
     let interruption = Interruption.watch()
     defer { interruption.stop() }
+    var index = -1
     rows: for (target, expectation) in targets {
       for seed in seedList {
+        index += 1
+        guard shard?.contains(index) ?? true else { continue }
         if interruption.signal != nil { break rows }
         var configuration = base
         if let own = target.demoConfiguration, schedule == nil, parsed.value("--scenarios") == nil,
@@ -114,7 +129,7 @@ enum DemoCommand {
         }
         configuration.seed = seed
         let outcome = Outcome(
-          target: target, expectation: expectation,
+          index: index, target: target, expectation: expectation,
           report: context.check(target, configuration, interruption: interruption))
         outcomes.append(outcome)
         if !json { context.print(table.line(row(outcome, showsSeed: showsSeed))) }
@@ -130,10 +145,16 @@ enum DemoCommand {
         "\(context.programName): demo interrupted by \(SignalName.name(of: signal)) after \(outcomes.count) rows"
       )
     }
+    if let path = parsed.value("--junit") {
+      let junit = JUnitReport(
+        name: "racecheck demo", cases: outcomes.map(junitCase), timestamp: Date())
+      status = status.afterWritingReportFile(
+        succeeded: context.writeReportFile(junit.xml, to: path, what: "JUnit report"))
+    }
     if json {
       let document = DemoJSON(
         rows: outcomes.map(jsonRow), agreed: agreed, total: outcomes.count,
-        seconds: JSONNumber(seconds))
+        seconds: JSONNumber(seconds), shard: OrNull(shard))
       return context.printJSON(document, status: status)
     }
     let noun = showsSeed ? "runs" : "targets"
@@ -174,6 +195,7 @@ enum DemoCommand {
   private static func jsonRow(_ outcome: Outcome) -> DemoJSON.Row {
     let report = outcome.report
     return DemoJSON.Row(
+      index: outcome.index,
       target: outcome.target.name,
       expected: outcome.expectation.verdict,
       verdict: report.verdict,
@@ -184,5 +206,26 @@ enum DemoCommand {
       seed: Configuration.formatSeed(report.seed),
       inconclusive: OrNull(report.inconclusiveReason?.description),
       specError: OrNull(report.specError?.message))
+  }
+
+  /// A row as a JUnit test case: it passes when it agrees with the catalogue, whatever the check found.
+  private static func junitCase(_ outcome: Outcome) -> JUnitReport.TestCase {
+    let report = outcome.report
+    var testCase = JUnitReport.TestCase(
+      report, name: RunCommand.caseName(of: report), className: "racecheck.demo")
+    if outcome.agrees {
+      testCase.outcome = .passed
+      testCase.output = report.description
+    } else if case .passed = testCase.outcome {
+      // A pass where the catalogue expects a failure: the bug went unfound.
+      testCase.outcome = .failed(
+        message: "expected \(ListCommand.describe(outcome.expectation)), found pass",
+        type: "disagreement", details: report.description)
+    } else if case .failed = testCase.outcome {
+      testCase.outcome = .failed(
+        message: "expected \(ListCommand.describe(outcome.expectation)), found \(found(report))",
+        type: "disagreement", details: report.description)
+    }
+    return testCase
   }
 }

@@ -48,13 +48,21 @@ enum RunCommand {
         "--history", "FILE",
         "Write the failing history found to FILE as a history file (the 'check' command reads it)."),
       .flag("--json", "Print one JSON document instead of the report."),
+      .value(
+        "--shard", "K/N",
+        "Run only part K of N of the scenarios, for a CI matrix; 'merge' combines the parts' --json."
+      ),
+      .value("--junit", "FILE", "Write the verdict to FILE as JUnit XML, for CI."),
     ] + ScheduleOptions.options,
     discussion: [
       "Exits 0 when the whole budget ran without a failure, 1 when a failure is found, 3 when",
       "the search was cut short (inconclusive), 70 when the worker child kept being killed",
-      "from outside, 78 when the spec is broken, and 130 or 143 after SIGINT or SIGTERM, once",
-      "what was found so far is printed and its repro written.",
+      "from outside, 78 when the spec is broken, 73 when it passed but the --junit file could",
+      "not be written, and 130 or 143 after SIGINT or SIGTERM, once what was found so far is",
+      "printed and its repro written.",
       "A failure report ends with the command that runs the same check again.",
+      "With --shard K/N the check runs scenarios K-1, K-1+N, K-1+2N, … of the seed's sequence,",
+      "so that N machines share one run; 'merge' combines their --json documents.",
       "Schedule mode replays exactly: the same seed and strategy give the same failing schedule and trace.",
     ],
     execute: { parsed, context throws(UsageError) in try run(parsed, context) })
@@ -69,9 +77,19 @@ enum RunCommand {
     var report = context.check(target, configuration, interruption: interruption)
     interruption.stop()
     report.replayCommand = replayCommand(of: report, programName: context.programName)
-    let status = ExitStatus.of(report)
+    var status = ExitStatus.of(report)
     if let path = parsed.value("--history") {
       writeHistory(of: report, target: target, to: path, context)
+    }
+    if let path = parsed.value("--junit") {
+      let junit = JUnitReport(
+        name: "racecheck run",
+        cases: [
+          JUnitReport.TestCase(report, name: caseName(of: report), className: "racecheck.run")
+        ],
+        timestamp: Date())
+      status = status.afterWritingReportFile(
+        succeeded: context.writeReportFile(junit.xml, to: path, what: "JUnit report"))
     }
     if parsed.flag("--json") { return context.printJSON(RunJSON(report), status: status) }
     // A broken spec is an error in the user's setup, not a finding, so it goes where errors go.
@@ -81,6 +99,11 @@ enum RunCommand {
       context.print(report.description)
     }
     return status
+  }
+
+  /// A check's name in JUnit reports: the target and the seed, which together say what ran.
+  static func caseName(of report: CheckReport) -> String {
+    "\(report.target) (seed \(Configuration.formatSeed(report.seed)))"
   }
 
   /// Writes the failure's history as a history file, saying on standard error what was written, or why nothing was.
@@ -130,6 +153,7 @@ enum RunCommand {
     configuration.isolated = !parsed.flag("--no-isolation")
     configuration.hangTimeout = try parsed.duration("--hang-timeout") ?? defaults.hangTimeout
     configuration.schedule = try ScheduleOptions.settings(from: parsed)
+    configuration.shard = try parsed.shard("--shard")
     return configuration
   }
 
@@ -171,6 +195,7 @@ enum RunCommand {
       words += ["--hang-timeout", PlainNumber.text(configuration.hangTimeout)]
     }
     words += ScheduleOptions.words(configuration.schedule)
+    if let shard = configuration.shard { words += ["--shard", shard.description] }
     return words.map(ShellWord.quoted).joined(separator: " ")
   }
 }

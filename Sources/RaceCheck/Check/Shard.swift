@@ -1,0 +1,58 @@
+/// One of `count` disjoint parts of a run, so that the machines of a CI matrix share it: part `index` of `count`, from 1.
+///
+/// A check's shard runs the scenarios whose index leaves `index - 1` when divided by
+/// `count`; `racecheck demo` splits its rows (target × seed) the same way. The parts of one
+/// run together cover it exactly once, and `racecheck merge` combines their `--json`
+/// documents into its verdict.
+///
+/// ```swift
+/// var configuration = Configuration(seed: 7)
+/// configuration.shard = Shard(index: 2, count: 3)  // scenarios 1, 4, 7, …
+/// ```
+public struct Shard: Hashable, Sendable, Codable, CustomStringConvertible {
+  /// Which part this is, from 1 to `count`.
+  public let index: Int
+  /// How many parts the run is split into.
+  public let count: Int
+
+  /// Part `index` of `count`, or nil unless 1 ≤ `index` ≤ `count`.
+  public init?(index: Int, count: Int) {
+    guard count >= 1, (1...count).contains(index) else { return nil }
+    self.index = index
+    self.count = count
+  }
+
+  /// The shard written `K/N`, as `--shard` takes it.
+  public init?(_ text: String) {
+    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else { return nil }
+    self.init(index: index, count: count)
+  }
+
+  /// Whether the item at `position` (a scenario's or a demo row's index, from 0) is this shard's.
+  public func contains(_ position: Int) -> Bool {
+    position % count == index - 1
+  }
+
+  /// `K/N`.
+  public var description: String { "\(index)/\(count)" }
+}
+
+extension Shard {
+  /// Encodes the shard as `K/N`.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(description)
+  }
+
+  /// Decodes a shard written `K/N`, refusing a part outside 1…N.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    let text = try container.decode(String.self)
+    guard let shard = Shard(text) else {
+      throw DecodingError.dataCorruptedError(
+        in: container, debugDescription: "'\(text)' is no shard: expected K/N with 1 ≤ K ≤ N")
+    }
+    self = shard
+  }
+}
