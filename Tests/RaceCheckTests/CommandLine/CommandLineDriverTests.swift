@@ -208,7 +208,7 @@ extension RaceCheckTestSuite {
           "target", "verdict", "inconclusive", "seed", "search", "scenarios", "invocations",
           "seconds", "interruptedBy", "failure", "diagnosis", "scenario", "crash", "trace",
           "reproPath", "failedInvocations", "replayCommand", "specError", "originalScenario",
-          "shrinkSteps", "shrinkingCutShort",
+          "shrinkSteps", "shrinkingCutShort", "shard", "scenarioIndex",
         ])
       #expect(document["verdict"] as? String == "fail")
       #expect(document["failure"] as? String == "non-linearizable")
@@ -385,15 +385,15 @@ extension RaceCheckTestSuite {
         "demo", "--scenarios", "2", "--invocations", "20", "--repro-dir", directory.path, "--json",
       ])
       let document = try #require(result.jsonObject)
-      #expect(Set(document.keys) == ["rows", "agreed", "total", "seconds"])
+      #expect(Set(document.keys) == ["rows", "agreed", "total", "seconds", "shard"])
       let rows = try #require(document["rows"] as? [[String: Any]])
       #expect(
         rows.map { $0["target"] as? String } == ["LockedCounter", "RacyCounter", "StuckCounter"])
       for row in rows {
         #expect(
           Set(row.keys).isSuperset(of: [
-            "target", "expected", "verdict", "expectedDiagnosis", "diagnosis", "agrees", "seconds",
-            "seed",
+            "index", "target", "expected", "verdict", "expectedDiagnosis", "diagnosis", "agrees",
+            "seconds", "seed",
           ]))
       }
       #expect(document["total"] as? Int == 3)
