@@ -19,13 +19,15 @@ extension Checkable {
 
 /// A checkable whose checks can run in a worker child and be interrupted; every ``Spec`` is one.
 protocol SessionCheckable: Checkable {
-  /// Checks, in a child started by `worker` unless it is nil, stopping early when `interruption` fires.
+  /// Checks, in a child started by `worker` unless it is nil, stopping early when `interruption` fires and telling `progress` how far it got.
   func check(
-    _ configuration: Configuration, worker: WorkerCommand?, interruption: Interruption?
+    _ configuration: Configuration, worker: WorkerCommand?, interruption: Interruption?,
+    progress: ProgressSink?
   ) -> CheckReport
 
   /// Runs a repro file's scenario again until its failure shows or `timeLimit` runs out.
   func replay(
-    _ repro: Repro, timeLimit: Duration, worker: WorkerCommand?, interruption: Interruption?
+    _ repro: Repro, timeLimit: Duration, worker: WorkerCommand?, interruption: Interruption?,
+    progress: ProgressSink?
   ) throws(ReproError) -> ReplayReport
 }

@@ -1,13 +1,14 @@
 extension Spec: SessionCheckable {
   public func check(_ configuration: Configuration) -> CheckReport {
-    check(configuration, worker: nil, interruption: nil)
+    check(configuration, worker: nil, interruption: nil, progress: nil)
   }
 
   func check(
-    _ configuration: Configuration, worker: WorkerCommand?, interruption: Interruption?
+    _ configuration: Configuration, worker: WorkerCommand?, interruption: Interruption?,
+    progress: ProgressSink?
   ) -> CheckReport {
     ChecksInThisProcess.oneAtATime {
-      session(configuration, worker: worker, interruption: interruption).run()
+      session(configuration, worker: worker, interruption: interruption, progress: progress).run()
     }
   }
 
@@ -19,11 +20,12 @@ extension Spec: SessionCheckable {
   public func replay(_ repro: Repro, timeLimit: Duration = .seconds(30)) throws(ReproError)
     -> ReplayReport
   {
-    try replay(repro, timeLimit: timeLimit, worker: nil, interruption: nil)
+    try replay(repro, timeLimit: timeLimit, worker: nil, interruption: nil, progress: nil)
   }
 
   func replay(
-    _ repro: Repro, timeLimit: Duration, worker: WorkerCommand?, interruption: Interruption?
+    _ repro: Repro, timeLimit: Duration, worker: WorkerCommand?, interruption: Interruption?,
+    progress: ProgressSink?
   ) throws(ReproError) -> ReplayReport {
     guard repro.target == name else {
       throw .wrongTarget(path: "", recorded: repro.target, expected: name)
@@ -39,13 +41,14 @@ extension Spec: SessionCheckable {
     }
     // Only a failure that ends its process needs a child; the others replay faster here.
     let child = repro.endsTheProcess ? worker : nil
-    return session(configuration, worker: child, interruption: interruption)
+    return session(configuration, worker: child, interruption: interruption, progress: progress)
       .replay(repro, timeLimit: timeLimit)
   }
 
   /// The session of one check: in a worker child when `worker` names one, else in this process.
   private func session(
-    _ configuration: Configuration, worker: WorkerCommand?, interruption: Interruption?
+    _ configuration: Configuration, worker: WorkerCommand?, interruption: Interruption?,
+    progress: ProgressSink?
   ) -> CheckSession<Subject, Model> {
     let runner: any ScenarioRunning =
       if let worker, configuration.isolated {
@@ -55,7 +58,8 @@ extension Spec: SessionCheckable {
         makeRunner(configuration, observer: nil, interruption: interruption)
       }
     return CheckSession(
-      spec: self, configuration: configuration, runner: runner, interruption: interruption)
+      spec: self, configuration: configuration, runner: runner, interruption: interruption,
+      progress: progress)
   }
 
   /// Names a built-in model (``HistoryModel``) with its initial state; a spec's own model by the spec's name.

@@ -28,24 +28,26 @@ public struct Target: Sendable {
 
   /// Checks the target, in a child started by `worker` when the spec can run in one, else in this process.
   package func check(
-    _ configuration: Configuration, worker: WorkerCommand?, interruption: Interruption? = nil
+    _ configuration: Configuration, worker: WorkerCommand?, interruption: Interruption? = nil,
+    progress: ProgressSink? = nil
   ) -> CheckReport {
     guard let checkable = checkable as? any SessionCheckable else {
       return self.checkable.check(configuration)
     }
-    return checkable.check(configuration, worker: worker, interruption: interruption)
+    return checkable.check(
+      configuration, worker: worker, interruption: interruption, progress: progress)
   }
 
   /// Replays `repro`, in a child started by `worker` when its failure ends the process.
   package func replay(
     _ repro: Repro, timeLimit: Duration = .seconds(30), worker: WorkerCommand?,
-    interruption: Interruption? = nil
+    interruption: Interruption? = nil, progress: ProgressSink? = nil
   ) throws(ReproError) -> ReplayReport {
     guard let checkable = checkable as? any SessionCheckable else {
       throw .unknownTarget(path: "", recorded: repro.target)
     }
     return try checkable.replay(
-      repro, timeLimit: timeLimit, worker: worker, interruption: interruption)
+      repro, timeLimit: timeLimit, worker: worker, interruption: interruption, progress: progress)
   }
 
   /// Creates a target.

@@ -26,10 +26,19 @@ struct CommandContext {
   }
 
   /// Checks `target`, in an isolated child unless the configuration says not to or the driver has no worker program.
-  func check(_ target: Target, _ configuration: Configuration, interruption: Interruption?)
-    -> CheckReport
-  {
-    target.check(configuration, worker: worker, interruption: interruption)
+  func check(
+    _ target: Target, _ configuration: Configuration, interruption: Interruption?,
+    progress: ProgressSink? = nil
+  ) -> CheckReport {
+    target.check(configuration, worker: worker, interruption: interruption, progress: progress)
+  }
+
+  /// The status line of a long command, or nil when standard error is no terminal or `--json` or `--quiet` was given.
+  func statusLine(for parsed: ParsedArguments) -> StatusLine? {
+    guard let show = errors.showStatus, !parsed.flag("--json"), !parsed.flag("--quiet") else {
+      return nil
+    }
+    return StatusLine(show: show)
   }
 
   /// How to start a worker child, or nil when the driver checks in its own process.

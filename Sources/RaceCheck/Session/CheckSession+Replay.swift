@@ -14,8 +14,13 @@ extension CheckSession {
     // Each round runs the scenario for one scenario's budget, so the rate measured covers whole rounds.
     var round = request(repro.scenario, index: index, invocations: invocationBudget)
     round.replaying = repro.schedule
+    var rounds = 0
     do throws(RunError) {
       repeat {
+        rounds += 1
+        var search = SearchSummary()
+        search.invocations = report.invocations
+        tellProgress(search, stage: .replaying(round: rounds), failures: report.failures)
         round.deadline = deadline
         let result = try run(round)
         report.invocations += result.invocations

@@ -12,6 +12,8 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
   let runner: any ScenarioRunning
   /// Tells whether SIGINT or SIGTERM asked the check to stop; nil when nothing watches for them.
   let interruption: Interruption?
+  /// Told how far the check has got after each scenario, for a status line; nil when nothing shows it.
+  let progress: ProgressSink?
   /// The seed of the run.
   let seed: UInt64
   /// When the session started, in monotonic nanoseconds.
@@ -21,12 +23,13 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
 
   init(
     spec: Spec<Subject, Model>, configuration: Configuration, runner: any ScenarioRunning,
-    interruption: Interruption? = nil
+    interruption: Interruption? = nil, progress: ProgressSink? = nil
   ) {
     self.spec = spec
     self.configuration = configuration
     self.runner = runner
     self.interruption = interruption
+    self.progress = progress
     seed = configuration.effectiveSeed(forSpecNamed: spec.name)
     let now = MonotonicClock.now()
     started = now
@@ -60,6 +63,7 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
             .timeLimit(scenarios: report.search.scenarios, planned: report.search.plannedScenarios))
           return finished(report)
         }
+        tellProgress(report.search, stage: .searching)
         scenario = generator.scenario(seed: seed, index: index)
         let request = RunRequest(
           scenario: scenario, seed: Self.scenarioSeed(seed, index: index),
@@ -74,6 +78,7 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
         if let failure = result.failure {
           report.search.scenarios += 1
           let secondsToFind = seconds(since: started)
+          tellProgress(report.search, stage: .explaining, failures: result.failures)
           var found = explain(failure, of: scenario, index: index)
           found.report.secondsToFind = secondsToFind
           report.outcome = .failed(found.report)
@@ -119,6 +124,15 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
   /// The invocations each scenario gets: overlapping invocations in stress mode, schedules in schedule mode.
   var invocationBudget: Int {
     configuration.schedule?.schedulesPerScenario ?? configuration.invocations
+  }
+
+  /// Tells the progress sink, if any, how far the check has got.
+  func tellProgress(_ search: SearchSummary, stage: CheckProgress.Stage, failures: Int = 0) {
+    guard let progress else { return }
+    progress(
+      CheckProgress(
+        target: spec.name, stage: stage, search: search, failures: failures,
+        secondsLeft: deadline.map { max(0, Double($0 - MonotonicClock.now()) / 1e9) }))
   }
 
   /// The invocations the search gives scenario `index`: the plain budget, or in schedule mode the schedules its strategy gives that scenario.

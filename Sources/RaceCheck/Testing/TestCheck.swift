@@ -36,7 +36,7 @@ struct TestCheck {
       case .serve(let job):
         IsolatedWorker.run(job, on: spec)
       case .check(let configuration, let worker, let testCommand):
-        var report = spec.check(configuration, worker: worker, interruption: nil)
+        var report = spec.check(configuration, worker: worker, interruption: nil, progress: nil)
         report.replayCommand = TestReplay.command(
           seed: report.seed, scenario: report.failure?.scenarioIndex, testCommand: testCommand)
         return report

@@ -31,6 +31,7 @@ enum BenchCommand {
         "--json",
         "Print {\"results\":[…]} (for 'checker', also {\"totals\":{…}}) instead of the table."
       ),
+      .quiet,
     ],
     discussion: [
       "Each figure is also written to standard error as it is measured.",
@@ -51,15 +52,23 @@ enum BenchCommand {
     let seconds = try parsed.seconds("--seconds") ?? defaultSeconds
     guard let plan = context.driver.benchmarks else { throw .noBenchmarkPlan }
     let results: [BenchmarkResult]
+    let statusLine = context.statusLine(for: parsed)
+    statusLine?.update("bench: measuring the first figure")
     do {
+      var measured = 0
       results = try Benchmarks.run(
         plan, targets: context.driver.targets, seconds: seconds,
         workerExecutable: context.driver.workerExecutable
       ) {
         result in
+        measured += 1
+        statusLine?.clear()
         context.printError("bench: \(result.name) \(PlainNumber.text(result.value)) \(result.unit)")
+        statusLine?.update("bench: \(measured) figures measured, measuring the next")
       }
+      statusLine?.clear()
     } catch {
+      statusLine?.clear()
       // The plan comes from the program, not the user, so a plan that names no target is the program's bug.
       context.printError("\(context.programName): \(error)")
       return .internalError

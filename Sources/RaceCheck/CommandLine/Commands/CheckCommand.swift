@@ -23,6 +23,7 @@ enum CheckCommand {
       .flag("--no-partitions", "Check the history whole instead of one key at a time."),
       .flag("--json", "Print one JSON document instead of the text."),
       .value("--junit", "FILE", "Write the verdict to FILE as JUnit XML, for CI."),
+      .quiet,
       .flag(
         "--stats", "Also print the check's time and the process's peak memory on standard error."),
     ],
@@ -62,8 +63,12 @@ enum CheckCommand {
     defer { interruption.stop() }
     let history: RecordedHistory
     let verdict: HistoryVerdict
+    let statusLine = context.statusLine(for: parsed)
+    defer { statusLine?.clear() }
     do throws(HistoryInputError) {
+      statusLine?.update("\(path): reading")
       history = try format.read(contentsOf: path, model: model)
+      statusLine?.update("\(path): checking \(history.operations.count) operations")
       var checker = HistoryChecker(
         timeout: timeout, partitions: !parsed.flag("--no-partitions"),
         checksAllPartitions: parsed.flag("--all-partitions"))
@@ -74,6 +79,7 @@ enum CheckCommand {
         throw Self.locating(error, in: history, format: format)
       }
     } catch {
+      statusLine?.clear()
       context.printError("\(context.programName): \(path): \(error)")
       return .dataError
     }
@@ -94,6 +100,7 @@ enum CheckCommand {
     // A signal that came once the verdict was in changed nothing; one that cut the search short did.
     let interruptedBy = verdict.verdict == .unknown ? interruption.signal : nil
     if let interruptedBy { status = .interrupted(by: interruptedBy) }
+    statusLine?.clear()
     let text = HistoryVerdictText(
       file: path, history: history, verdict: verdict, interruptedBy: interruptedBy)
     if let junitPath = parsed.value("--junit") {

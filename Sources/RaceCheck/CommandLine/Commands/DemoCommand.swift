@@ -46,6 +46,7 @@ enum DemoCommand {
         "--shard", "K/N",
         "Check only part K of N of the rows, for a CI matrix; 'merge' combines the parts' --json."),
       .value("--junit", "FILE", "Write every row to FILE as a JUnit XML test case, for CI."),
+      .quiet,
     ] + ScheduleOptions.options,
     discussion: [
       "A row agrees when its verdict and diagnosis are the catalogue's; an inconclusive row",
@@ -113,6 +114,10 @@ enum DemoCommand {
     var outcomes: [Outcome] = []
     let interruption = Interruption.watch()
     defer { interruption.stop() }
+    let statusLine = context.statusLine(for: parsed)
+    let rowCount = (0..<(targets.count * seedList.count)).filter {
+      shard?.contains($0) ?? true
+    }.count
     var index = -1
     rows: for (target, expectation) in targets {
       for seed in seedList {
@@ -128,9 +133,12 @@ enum DemoCommand {
           configuration.timeLimit = own.timeLimit ?? configuration.timeLimit
         }
         configuration.seed = seed
+        let report = context.check(
+          target, configuration, interruption: interruption,
+          progress: statusLine?.progress(prefix: "row \(outcomes.count + 1) of \(rowCount): "))
+        statusLine?.clear()
         let outcome = Outcome(
-          index: index, target: target, expectation: expectation,
-          report: context.check(target, configuration, interruption: interruption))
+          index: index, target: target, expectation: expectation, report: report)
         outcomes.append(outcome)
         if !json { context.print(table.line(row(outcome, showsSeed: showsSeed))) }
       }

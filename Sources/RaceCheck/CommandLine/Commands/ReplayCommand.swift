@@ -17,6 +17,7 @@ enum ReplayCommand {
         "Stress repros: keep running the scenario until the failure shows or this long has passed (default: \(PlainNumber.text(defaultTime)))."
       ),
       .flag("--json", "Print one JSON document instead of the text."),
+      .quiet,
     ],
     discussion: [
       "A repro of a failure found in schedule mode records its schedule, which runs once,",
@@ -41,6 +42,7 @@ enum ReplayCommand {
     let report: ReplayReport
     let interruption = Interruption.watch()
     defer { interruption.stop() }
+    let statusLine = context.statusLine(for: parsed)
     do throws(ReproError) {
       let repro = try Repro.read(from: path)
       guard let target = context.driver.targets.first(where: { $0.name == repro.target }),
@@ -49,7 +51,9 @@ enum ReplayCommand {
         throw unknownTarget(of: repro, at: path, programName: context.programName)
       }
       report = try checkable.replay(
-        repro, timeLimit: timeLimit, worker: context.worker, interruption: interruption)
+        repro, timeLimit: timeLimit, worker: context.worker, interruption: interruption,
+        progress: statusLine?.progress())
+      statusLine?.clear()
     } catch {
       context.printError("\(context.programName): \(error.naming(path))")
       return .dataError

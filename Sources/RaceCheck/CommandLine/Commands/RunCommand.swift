@@ -53,6 +53,7 @@ enum RunCommand {
         "Run only part K of N of the scenarios, for a CI matrix; 'merge' combines the parts' --json."
       ),
       .value("--junit", "FILE", "Write the verdict to FILE as JUnit XML, for CI."),
+      .quiet,
     ] + ScheduleOptions.options,
     discussion: [
       "Exits 0 when the whole budget ran without a failure, 1 when a failure is found, 3 when",
@@ -74,7 +75,10 @@ enum RunCommand {
     var configuration = try configuration(from: parsed)
     configuration.origin = .program(context.programName)
     let interruption = Interruption.watch()
-    var report = context.check(target, configuration, interruption: interruption)
+    let statusLine = context.statusLine(for: parsed)
+    var report = context.check(
+      target, configuration, interruption: interruption, progress: statusLine?.progress())
+    statusLine?.clear()
     interruption.stop()
     report.replayCommand = replayCommand(of: report, programName: context.programName)
     var status = ExitStatus.of(report)
