@@ -22,3 +22,11 @@ enum TornValue {
         + "value while another thread was writing it, with nothing ordering the two")
   }
 }
+
+extension Spec {
+  /// Whether `history` holds a read of this spec's register that returned a value no write stored: proof of a race.
+  func readsATornValue(in history: History) -> Bool {
+    guard let initial = model as? RegisterModel else { return false }
+    return TornValue.diagnose(history, initial: initial) != nil
+  }
+}
