@@ -155,9 +155,6 @@ extension CheckSession {
     var invocationsToFail = invocationsPerFailure
     var failingRuns = 1
     var lastRunToFail = invocationsPerFailure
-    // A torn read proves a race on the register, and the same race in a smaller scenario often
-    // corrupts the string it tears instead: that death is the same bug, though a wrong result
-    // in general need not share a corruption's cause.
     let provesARace = failure.evidence.history.map(spec.readsATornValue) ?? false
     let fails = { (candidate: Scenario) -> ObservedFailure? in
       guard self.spec.acceptsEveryCall(of: candidate) else { return nil }
@@ -178,7 +175,7 @@ extension CheckSession {
       request.hangTimeout = min(
         hangTimeout, max(0.1, Double(deadline - MonotonicClock.now()) / 1e9))
       guard let result = try? self.run(request), let found = result.failure,
-        found.isSameBug(as: failure) || (provesARace && found.isMemoryCorruption)
+        found.isSameBug(as: failure, originalProvesARace: provesARace)
       else { return nil }
       if self.configuration.schedule == nil {
         lastRunToFail = found.evidence.crash.map { ($0.invocation ?? 0) + 1 } ?? result.invocations

@@ -81,7 +81,12 @@ struct ObservedFailure: Codable, Sendable {
   var asyncHops: [ExecutorHop]? = nil
 
   /// Whether this failure, of a shrinking candidate, is the same bug as `original`, so that shrinking keeps the bug it started with.
-  func isSameBug(as original: ObservedFailure) -> Bool {
+  ///
+  /// `originalProvesARace` says that the original's own evidence proves a race (a read
+  /// that returned a value no write stored): a death by memory corruption is then the same
+  /// race, which a smaller scenario often shows that way instead.
+  func isSameBug(as original: ObservedFailure, originalProvesARace: Bool = false) -> Bool {
+    if originalProvesARace, isMemoryCorruption { return true }
     guard diagnosis?.pattern == original.diagnosis?.pattern else { return false }
     // A race Thread Sanitizer saw is the same whether or not the child survived it.
     if evidence.sanitizerRace != nil, original.evidence.sanitizerRace != nil { return true }

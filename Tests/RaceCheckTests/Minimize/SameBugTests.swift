@@ -61,6 +61,33 @@ extension RaceCheckTestSuite {
       #expect(Self.wrongResults.isSameBug(as: Self.wrongResults))
     }
 
+    @Test func aTornReadMayShrinkToADeathByTheCorruptionOfTheSameRace() {
+      // Results that fail need not share a fault's cause, unless they prove the race themselves.
+      #expect(!Self.crash(SIGSEGV).isSameBug(as: Self.wrongResults))
+      #expect(Self.crash(SIGSEGV).isSameBug(as: Self.wrongResults, originalProvesARace: true))
+      #expect(Self.crash(SIGABRT).isSameBug(as: Self.wrongResults, originalProvesARace: true))
+      #expect(!Self.crash(SIGILL).isSameBug(as: Self.wrongResults, originalProvesARace: true))
+    }
+
+    @Test func aRegisterReadOfAValueNoWriteStoredIsATornRead() {
+      let spec = Spec("Register", make: { 0 }, model: RegisterModel(state: .string(""))) {
+        Operation("read") { (_: Int) in "" }
+        Operation("write", .element(of: ["ab"])) { (_: Int, _: String) in }
+      }
+      func history(reading value: String) -> History {
+        History(entries: [
+          History.Entry(
+            process: 0, call: Scenario.Call("write", [.string("ab")]), callTime: 0, returnTime: 3),
+          History.Entry(
+            process: 1, call: Scenario.Call("read"), callTime: 1, returnTime: 2,
+            result: .string(value)),
+        ])
+      }
+      #expect(spec.readsATornValue(in: history(reading: "a")))
+      #expect(!spec.readsATornValue(in: history(reading: "ab")))
+      #expect(!spec.readsATornValue(in: history(reading: "")))
+    }
+
     @Test func shrinkingCandidatesKeepEveryRequirement() {
       let spec = RequirementTests.spec()
       typealias Call = Scenario.Call
