@@ -70,7 +70,8 @@ extension RaceCheckTestSuite {
     }
 
     @Test func aRegisterReadOfAValueNoWriteStoredIsATornRead() {
-      let spec = Spec("Register", make: { 0 }, model: RegisterModel(state: .string(""))) {
+      @Sendable func make() -> Int { 0 }
+      let spec = Spec("Register", make: make, model: RegisterModel(state: .string(""))) {
         Operation("read") { (_: Int) in "" }
         Operation("write", .element(of: ["ab"])) { (_: Int, _: String) in }
       }
