@@ -19,7 +19,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
   case dataError = 65
   /// racecheck itself failed, for example while encoding its output, or its worker child kept being killed from outside (`EX_SOFTWARE`).
   case internalError = 70
-  /// A report file asked for (`--junit`) could not be written, though the check itself passed (`EX_CANTCREAT`).
+  /// A report file asked for (`--junit`, `--html`) could not be written, though the check itself passed (`EX_CANTCREAT`).
   case cannotWriteOutput = 73
   /// `check` ran out of time before deciding (`EX_TEMPFAIL`: more time may decide it).
   case undecided = 75

@@ -21,6 +21,9 @@ enum CheckCommand {
       .value("--timeout", "SECONDS", "Give up with 'unknown' after this long (default: no limit)."),
       .flag("--all-partitions", "Finish every key's check after one fails, instead of stopping."),
       .flag("--no-partitions", "Check the history whole instead of one key at a time."),
+      HTMLOption.spec(
+        shows: "each process a lane, the failing window, the longest linearization and the "
+          + "operations that cannot be placed marked"),
       .flag("--json", "Print one JSON document instead of the text."),
       .value("--junit", "FILE", "Write the verdict to FILE as JUnit XML, for CI."),
       .quiet,
@@ -31,9 +34,9 @@ enum CheckCommand {
       "Histories of kv and dictionary are checked one key at a time, in parallel, when every",
       "operation names one key. Exits 0 when the history is linearizable, 1 when it is not,",
       "75 when the time ran out first, 65 when the file is rejected (the message names",
-      "the operation or line and the problem), 73 when it is linearizable but the --junit",
-      "file could not be written, and 130 or 143 after SIGINT or SIGTERM, once what was",
-      "decided so far is printed.",
+      "the operation or line and the problem), 73 when it is linearizable but the --junit or",
+      "--html file could not be written, and 130 or 143 after SIGINT or SIGTERM, once what",
+      "was decided so far is printed.",
     ],
     execute: { parsed, context throws(UsageError) in try run(parsed, context) })
 
@@ -123,6 +126,9 @@ enum CheckCommand {
         ], timestamp: Date())
       status = status.afterWritingReportFile(
         succeeded: context.writeReportFile(junit.xml, to: junitPath, what: "JUnit report"))
+    }
+    status = HTMLOption.write(parsed, status: status, context) {
+      HTMLReport.page(of: verdict, history: history, file: path)
     }
     if parsed.flag("--json") {
       return context.printJSON(CheckJSON(file: path, history: history, verdict), status: status)

@@ -41,6 +41,7 @@ enum DemoCommand {
         "--hang-timeout", "SECONDS",
         "Report a hang when an invocation makes no progress this long (default: \(PlainNumber.text(defaults.hangTimeout)))."
       ),
+      HTMLOption.spec(shows: "a table of every row, each failing row linked to its failure"),
       .flag("--json", "Print one JSON document instead of the table."),
       .value(
         "--shard", "K/N",
@@ -52,8 +53,8 @@ enum DemoCommand {
       "A row agrees when its verdict and diagnosis are the catalogue's; an inconclusive row",
       "(a search cut short) does not. Exits 0 when every row agrees, 1 otherwise, and 130 or",
       "143 after SIGINT or SIGTERM, once the rows checked so far are printed (73 when every",
-      "row agrees but the --junit file could not be written). Each row that disagrees is",
-      "followed by the 'run' command that checks it again.",
+      "row agrees but the --junit or --html file could not be written). Each row that",
+      "disagrees is followed by the 'run' command that checks it again.",
       "With --shard K/N only rows K-1, K-1+N, K-1+2N, … of the whole demo (target by target,",
       "each seed in turn) are checked, so that N machines share one demo.",
     ],
@@ -159,6 +160,9 @@ enum DemoCommand {
       status = status.afterWritingReportFile(
         succeeded: context.writeReportFile(junit.xml, to: path, what: "JUnit report"))
     }
+    status = HTMLOption.write(parsed, status: status, context) {
+      HTMLReport.page(ofDemo: outcomes.map(htmlRow), seconds: seconds)
+    }
     if json {
       let document = DemoJSON(
         rows: outcomes.map(jsonRow), agreed: agreed, total: outcomes.count,
@@ -198,6 +202,13 @@ enum DemoCommand {
     if let specError = report.specError { return "a broken spec: \(specError.message)" }
     if let reason = report.inconclusiveReason { return "inconclusive: \(reason)" }
     return report.failure.map { "fail: \($0.diagnosis.pattern.rawValue)" } ?? "pass"
+  }
+
+  private static func htmlRow(_ outcome: Outcome) -> HTMLReport.DemoRow {
+    HTMLReport.DemoRow(
+      target: outcome.target.name, expected: ListCommand.describe(outcome.expectation),
+      agrees: outcome.agrees, report: outcome.report,
+      window: RunCommand.failingWindow(of: outcome.report, target: outcome.target))
   }
 
   private static func jsonRow(_ outcome: Outcome) -> DemoJSON.Row {

@@ -16,6 +16,8 @@ enum ReplayCommand {
         "--time", "SECONDS",
         "Stress repros: keep running the scenario until the failure shows or this long has passed (default: \(PlainNumber.text(defaultTime)))."
       ),
+      HTMLOption.spec(
+        shows: "what the replay found, as lanes of bars with their marks, the trace or stacks"),
       .flag("--json", "Print one JSON document instead of the text."),
       .quiet,
     ],
@@ -28,6 +30,7 @@ enum ReplayCommand {
       "65 when the file cannot be used, 78 when the spec is broken, and 130 or 143 after",
       "SIGINT or SIGTERM. A file whose target this program does not know exits 65 too, saying",
       "what recorded it: for a test's check, the test and the command that runs it again.",
+      "An --html page that cannot be written is reported, and the status stays the replay's.",
     ],
     execute: { parsed, context throws(UsageError) in try run(parsed, context) })
 
@@ -40,6 +43,7 @@ enum ReplayCommand {
     let path = parsed.positionals[0]
     let timeLimit = try parsed.duration("--time") ?? defaultTime
     let report: ReplayReport
+    let replayed: any Checkable
     let interruption = Interruption.watch()
     defer { interruption.stop() }
     let statusLine = context.statusLine(for: parsed)
@@ -54,17 +58,24 @@ enum ReplayCommand {
         repro, timeLimit: timeLimit, worker: context.worker, interruption: interruption,
         progress: statusLine?.progress())
       statusLine?.clear()
+      replayed = checkable
     } catch {
       context.printError("\(context.programName): \(error.naming(path))")
       return .dataError
     }
-    let status: ExitStatus =
+    var status: ExitStatus =
       switch report.outcome {
       case .reproduced: .failureFound
       case .notReproduced: .inconclusive
       case .inconclusive: interruption.signal.map(ExitStatus.interrupted) ?? .inconclusive
       case .specError: .specError
       }
+    status = HTMLOption.write(parsed, status: status, context) {
+      let window =
+        report.evidence?.kind == .nonLinearizable
+        ? report.history.flatMap(replayed.failingWindow) : nil
+      return HTMLReport.page(of: report, file: path, window: window)
+    }
     if parsed.flag("--json") {
       return context.printJSON(ReplayJSON(file: path, report), status: status)
     }

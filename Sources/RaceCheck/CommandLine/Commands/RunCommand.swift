@@ -47,6 +47,10 @@ enum RunCommand {
       .value(
         "--history", "FILE",
         "Write the failing history found to FILE as a history file (the 'check' command reads it)."),
+      HTMLOption.spec(
+        shows:
+          "the report, the failing history as lanes of bars with its marks, the trace or stacks"
+      ),
       .flag("--json", "Print one JSON document instead of the report."),
       .value(
         "--shard", "K/N",
@@ -58,9 +62,9 @@ enum RunCommand {
     discussion: [
       "Exits 0 when the whole budget ran without a failure, 1 when a failure is found, 3 when",
       "the search was cut short (inconclusive), 70 when the worker child kept being killed",
-      "from outside, 78 when the spec is broken, 73 when it passed but the --junit file could",
-      "not be written, and 130 or 143 after SIGINT or SIGTERM, once what was found so far is",
-      "printed and its repro written.",
+      "from outside, 78 when the spec is broken, 73 when it passed but the --junit or --html",
+      "file could not be written, and 130 or 143 after SIGINT or SIGTERM, once what was found",
+      "so far is printed and its repro written.",
       "A failure report ends with the command that runs the same check again.",
       "With --shard K/N the check runs scenarios K-1, K-1+N, K-1+2N, … of the seed's sequence,",
       "so that N machines share one run; 'merge' combines their --json documents.",
@@ -95,6 +99,9 @@ enum RunCommand {
       status = status.afterWritingReportFile(
         succeeded: context.writeReportFile(junit.xml, to: path, what: "JUnit report"))
     }
+    status = HTMLOption.write(parsed, status: status, context) {
+      HTMLReport.page(of: report, window: failingWindow(of: report, target: target))
+    }
     if parsed.flag("--json") { return context.printJSON(RunJSON(report), status: status) }
     // A broken spec is an error in the user's setup, not a finding, so it goes where errors go.
     if report.specError != nil || status == .internalError {
@@ -103,6 +110,12 @@ enum RunCommand {
       context.print(report.description)
     }
     return status
+  }
+
+  /// The smallest failing window of a failure no order explains, for the HTML report to mark.
+  static func failingWindow(of report: CheckReport, target: Target) -> [Int]? {
+    guard let failure = report.failure, failure.kind == .nonLinearizable else { return nil }
+    return target.checkable.failingWindow(of: failure.history)
   }
 
   /// A check's name in JUnit reports: the target and the seed, which together say what ran.
