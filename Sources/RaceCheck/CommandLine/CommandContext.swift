@@ -52,9 +52,21 @@ struct CommandContext {
       try contents.write(toFile: path, atomically: true, encoding: .utf8)
       return true
     } catch {
-      printError("\(programName): \(path): cannot write the \(what): \(error.localizedDescription)")
+      printError("\(programName): \(path): cannot write the \(what): \(Self.reason(error))")
       return false
     }
+  }
+
+  /// The system's reason, such as `no such file or directory`, rather than Foundation's wrapper of it.
+  private static func reason(_ error: any Error) -> String {
+    let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? any Error
+    let text: String
+    if let posix = underlying.map({ $0 as NSError }), posix.domain == NSPOSIXErrorDomain {
+      text = String(cString: strerror(Int32(posix.code)))
+    } else {
+      text = error.localizedDescription
+    }
+    return text.prefix(1).lowercased() + text.dropFirst()
   }
 
   /// Prints `value` as one line of JSON, or reports an internal error if it cannot be encoded.
