@@ -42,16 +42,17 @@ extension Timeline {
         let name =
           "\(operations[candidate.operation].call) on \(lanes[operations[candidate.operation].lane])"
         let text: String
-        if candidate.fits {
+        switch candidate.failure {
+        case .unplaceable(let returned, let allowed):
+          text =
+            "operations[\(candidate.operation)] \(name) returned \(returned); "
+            + "the model allows \(allowed)"
+        case .deadEnd(let returned):
           text =
             "operations[\(candidate.operation)] \(name) "
-            + (candidate.returned.map { "returned \($0), as the model allows" }
+            + (returned.map { "returned \($0), as the model allows" }
               ?? "(outcome unknown) fits here")
             + ", but no order after it works"
-        } else {
-          text =
-            "operations[\(candidate.operation)] \(name) returned \(candidate.returned ?? "?"); "
-            + "the model allows \(candidate.allowed)"
         }
         return "<li class=\"\(candidate.fits ? "dead-end" : "unplaceable")\" "
           + "data-operation=\"\(candidate.operation)\">\(HTMLText.escaped(text))</li>"

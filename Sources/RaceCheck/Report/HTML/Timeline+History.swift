@@ -24,8 +24,11 @@ extension Timeline {
         window: window, order: explanation.longestPrefix, state: explanation.state,
         candidates: explanation.candidates.map { candidate in
           Candidate(
-            operation: candidate.entry, returned: candidate.returned.description,
-            allowed: candidate.expected.description, fits: candidate.returned == candidate.expected)
+            operation: candidate.entry,
+            failure: candidate.returned == candidate.expected
+              ? .deadEnd(returned: candidate.returned.description)
+              : .unplaceable(
+                returned: candidate.returned.description, allowed: candidate.expected.description))
         })
     }
     self.init(lanes: threads.map { "Thread \($0)" }, operations: operations, marks: marks)

@@ -101,15 +101,22 @@ extension Timeline {
     json += ",\"state\":"
     HTMLText.appendJSONString(marks.state, to: &json)
     json += ",\"candidates\":"
+    // Each as {"operation", "returned" (null: outcome unknown), "allowed" (null for a dead end), "fits"}.
     appendArray(marks.candidates, to: &json) { candidate, json in
       json += "{\"operation\":\(candidate.operation),\"returned\":"
-      if let returned = candidate.returned {
+      switch candidate.failure {
+      case .unplaceable(let returned, let allowed):
         HTMLText.appendJSONString(returned, to: &json)
-      } else {
-        json += "null"
+        json += ",\"allowed\":"
+        HTMLText.appendJSONString(allowed, to: &json)
+      case .deadEnd(let returned):
+        if let returned {
+          HTMLText.appendJSONString(returned, to: &json)
+        } else {
+          json += "null"
+        }
+        json += ",\"allowed\":null"
       }
-      json += ",\"allowed\":"
-      HTMLText.appendJSONString(candidate.allowed, to: &json)
       json += ",\"fits\":\(candidate.fits)}"
     }
     json += "}"

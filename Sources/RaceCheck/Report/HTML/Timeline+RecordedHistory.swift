@@ -19,8 +19,13 @@ extension Timeline {
         state: violation.state.description,
         candidates: violation.candidates.map { candidate in
           Candidate(
-            operation: candidate.operation, returned: candidate.returned?.description,
-            allowed: candidate.modelReturns.description, fits: candidate.fits)
+            operation: candidate.operation,
+            failure: candidate.fits
+              ? .deadEnd(returned: candidate.returned?.description)
+              // Only an operation whose outcome is known can fail to fit, so `returned` is there.
+              : .unplaceable(
+                returned: candidate.returned?.description ?? "null",
+                allowed: candidate.modelReturns.description))
         })
     }
     self.init(

@@ -20,16 +20,26 @@ struct Timeline: Sendable {
     var status: History.Status
   }
 
-  /// An operation that could come next after the longest linearization, and what the model says of it.
+  /// An operation that could come next after the longest linearization, and why no full order starts with it.
   struct Candidate: Sendable, Hashable {
+    /// Why an operation that could come next leads to no full order.
+    enum Failure: Sendable, Hashable {
+      /// It cannot be placed: it returned one result, and the model allows another in that state.
+      case unplaceable(returned: String, allowed: String)
+      /// It fits there (its result is the model's, or its outcome is unknown, nil), but no order after it works.
+      case deadEnd(returned: String?)
+    }
+
     /// Its index in ``Timeline/operations``.
     var operation: Int
-    /// What it returned; nil when its outcome is unknown.
-    var returned: String?
-    /// What the model returns in the state after the longest linearization.
-    var allowed: String
-    /// Whether its result fits that state: it can be placed, but no order after it works.
-    var fits: Bool
+    /// Why it leads to no full order.
+    var failure: Failure
+
+    /// Whether it fits after the longest linearization, and only what follows fails.
+    var fits: Bool {
+      if case .deadEnd = failure { return true }
+      return false
+    }
   }
 
   /// Why the history has no linearization: the marks the page draws.
