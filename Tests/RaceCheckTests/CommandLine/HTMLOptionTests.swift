@@ -76,6 +76,7 @@ extension RaceCheckTestSuite {
       let page = try folder.read("demo.html")
       #expect(page.contains(##"<td><a href="#row-2">StuckCounter</a></td>"##))
       #expect(page.contains(#"<section class="demo-failure" id="row-2">"#))
+      #expect(page.contains("<code>racecheck run StuckCounter --seed 0x0000000000000001 "))
       #expect(page.contains(#"<td>LockedCounter</td>"#))
     }
 

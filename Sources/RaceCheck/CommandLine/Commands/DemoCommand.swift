@@ -161,7 +161,8 @@ enum DemoCommand {
         succeeded: context.writeReportFile(junit.xml, to: path, what: "JUnit report"))
     }
     status = HTMLOption.write(parsed, status: status, context) {
-      HTMLReport.page(ofDemo: outcomes.map(htmlRow), seconds: seconds)
+      HTMLReport.page(
+        ofDemo: outcomes.map { htmlRow($0, programName: context.programName) }, seconds: seconds)
     }
     if json {
       let document = DemoJSON(
@@ -204,11 +205,14 @@ enum DemoCommand {
     return report.failure.map { "fail: \($0.diagnosis.pattern.rawValue)" } ?? "pass"
   }
 
-  private static func htmlRow(_ outcome: Outcome) -> HTMLReport.DemoRow {
-    HTMLReport.DemoRow(
+  /// The row as the HTML page shows it, its failure with the command that checks it again.
+  private static func htmlRow(_ outcome: Outcome, programName: String) -> HTMLReport.DemoRow {
+    var report = outcome.report
+    report.replayCommand = RunCommand.replayCommand(of: report, programName: programName)
+    return HTMLReport.DemoRow(
       target: outcome.target.name, expected: ListCommand.describe(outcome.expectation),
-      agrees: outcome.agrees, report: outcome.report,
-      window: RunCommand.failingWindow(of: outcome.report, target: outcome.target))
+      agrees: outcome.agrees, report: report,
+      window: RunCommand.failingWindow(of: report, target: outcome.target))
   }
 
   private static func jsonRow(_ outcome: Outcome) -> DemoJSON.Row {
