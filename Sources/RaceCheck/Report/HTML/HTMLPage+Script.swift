@@ -235,7 +235,7 @@ extension HTMLPage {
         // The whole history, with room right of each marked operation for its note.
         fit() {
           this.measure();
-          const pad = this.end * 0.02 + 1;
+          const pad = this.end * 0.03;
           this.t0 = -pad;
           this.t1 = this.end + pad;
           for (const i of this.candidate.keys()) {
@@ -617,7 +617,8 @@ extension HTMLPage {
           g.fillText("time", 6, 8);
           for (let tick = Math.ceil(this.t0 / step) * step; tick <= this.t1; tick += step) {
             const x = Math.round(this.x(tick)) + 0.5;
-            if (x < LEFT || x > right) continue;
+            // Times count from the first call: there is nothing before 0.
+            if (x < LEFT || x > right || tick < 0) continue;
             g.beginPath();
             g.moveTo(x, AXIS - 8);
             g.lineTo(x, AXIS);
