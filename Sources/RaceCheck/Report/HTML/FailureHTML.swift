@@ -55,7 +55,13 @@ struct FailureHTML {
         page.append(Self.crashHTML(crash, heading: "Then the child died"))
       }
     case .death(let crash):
-      page.append(Self.crashHTML(crash, heading: "Crash"))
+      let heading =
+        switch crash.kind {
+        case .crash: "Crash"
+        case .hang: "Hang: every thread's stack"
+        case .exit: "Early exit"
+        }
+      page.append(Self.crashHTML(crash, heading: heading))
     }
     let results =
       evidence.kind == .nonLinearizable ? evidence.history.map { $0.entries.map(\.result) } : nil
