@@ -34,6 +34,20 @@ public struct Shard: Hashable, Sendable, Codable, CustomStringConvertible {
     position % count == index - 1
   }
 
+  /// The positions in `range` that are this shard's, in order, without listing the others.
+  public func positions(in range: Range<Int>) -> StrideTo<Int> {
+    let offset = ((index - 1 - range.lowerBound) % count + count) % count
+    return stride(
+      from: range.lowerBound + offset, to: max(range.upperBound, range.lowerBound + offset),
+      by: count)
+  }
+
+  /// How many positions in `range` are this shard's.
+  public func count(in range: Range<Int>) -> Int {
+    let offset = ((index - 1 - range.lowerBound) % count + count) % count
+    return max(0, (range.count - offset + count - 1) / count)
+  }
+
   /// `K/N`.
   public var description: String { "\(index)/\(count)" }
 }

@@ -47,10 +47,11 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
     }
     let generator = ScenarioGenerator(spec: spec, shape: configuration.shape)
     let first = min(configuration.firstScenario, configuration.scenarios)
-    let indexes = (first..<configuration.scenarios).filter {
-      configuration.shard?.contains($0) ?? true
-    }
-    report.search.plannedScenarios = indexes.count
+    // A stride, not an array: `--scenarios` may be huge when `--time` bounds the check.
+    let all = first..<configuration.scenarios
+    let indexes =
+      configuration.shard?.positions(in: all) ?? stride(from: first, to: all.upperBound, by: 1)
+    report.search.plannedScenarios = configuration.shard?.count(in: all) ?? all.count
     var scenario = Scenario()
     do throws(RunError) {
       for index in indexes {

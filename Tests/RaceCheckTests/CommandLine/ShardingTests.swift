@@ -14,6 +14,13 @@ extension RaceCheckTestSuite {
         #expect(parts.filter { $0.contains(position) }.count == 1)
       }
       #expect((0..<7).filter(parts[1].contains) == [1, 4])
+      for range in [0..<0, 0..<7, 2..<11, 5..<6, 4..<4] {
+        for part in parts {
+          let listed = range.filter(part.contains)
+          #expect(Array(part.positions(in: range)) == listed, "\(part) in \(range)")
+          #expect(part.count(in: range) == listed.count, "\(part) in \(range)")
+        }
+      }
       #expect(Shard("2/3") == parts[1])
       #expect(
         Shard("0/3") == nil && Shard("4/3") == nil && Shard("1/0") == nil && Shard("x") == nil)
