@@ -4,14 +4,19 @@ import Testing
 
 // `--html FILE` on each command that takes it: the page is written beside the usual output,
 // and a page that cannot be written says why and exits 73 without losing the rest. The
-// commands run in this process over two tiny counters, with small budgets.
+// commands run in this process over two of `CLI`'s counters, with small budgets.
 
 extension RaceCheckTestSuite {
   @Suite struct HTMLOptionTests {
+    /// Runs `arguments` over a counter that passes and one that stops at 2, which every check finds.
+    private func invoke(_ arguments: [String]) -> CLI.Result {
+      CLI.invoke(arguments, driver: CLI.driver(targets: [CLI.locked, CLI.stuck]))
+    }
+
     @Test func runWritesThePageWithTheOperationThatCannotBePlaced() throws {
-      let folder = try Folder()
+      let folder = try TemporaryDirectory()
       defer { folder.remove() }
-      let result = HTMLCLI.invoke([
+      let result = invoke([
         "run", "StuckCounter", "--scenarios", "3", "--invocations", "20", "--repro-dir",
         folder.path, "--html", folder.path + "/run.html",
       ])
@@ -24,16 +29,16 @@ extension RaceCheckTestSuite {
     }
 
     @Test func replayWritesThePageOfTheFailureItShowedAgain() throws {
-      let folder = try Folder()
+      let folder = try TemporaryDirectory()
       defer { folder.remove() }
-      let run = HTMLCLI.invoke([
+      let run = invoke([
         "run", "StuckCounter", "--scenarios", "3", "--invocations", "20", "--repro-dir",
         folder.path, "--json",
       ])
       let document = try #require(
         try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
       let repro = try #require(document["reproPath"] as? String)
-      let result = HTMLCLI.invoke(["replay", repro, "--html", folder.path + "/replay.html"])
+      let result = invoke(["replay", repro, "--html", folder.path + "/replay.html"])
       #expect(result.status == 1)
       #expect(result.output.hasPrefix("Replayed \(repro): the failure showed again"))
       let page = try folder.read("replay.html")
@@ -42,7 +47,7 @@ extension RaceCheckTestSuite {
     }
 
     @Test func checkWritesThePageOfAHistoryFile() throws {
-      let folder = try Folder()
+      let folder = try TemporaryDirectory()
       defer { folder.remove() }
       let history = folder.path + "/history.json"
       try Data(
@@ -52,7 +57,7 @@ extension RaceCheckTestSuite {
           {"process": 1, "op": "read", "args": [], "call": 20, "return": 30, "result": 2}]}
         """#.utf8
       ).write(to: URL(fileURLWithPath: history))
-      let result = HTMLCLI.invoke(["check", history, "--json", "--html", folder.path + "/h.html"])
+      let result = invoke(["check", history, "--json", "--html", folder.path + "/h.html"])
       #expect(result.status == 1)
       #expect(result.output.hasPrefix("{"), "the JSON document still prints")
       let page = try folder.read("h.html")
@@ -63,9 +68,9 @@ extension RaceCheckTestSuite {
     }
 
     @Test func demoWritesOnePageLinkingEachFailingRowToItsFailure() throws {
-      let folder = try Folder()
+      let folder = try TemporaryDirectory()
       defer { folder.remove() }
-      let result = HTMLCLI.invoke([
+      let result = invoke([
         "demo", "--scenarios", "3", "--invocations", "20", "--repro-dir", folder.path,
         "--html", folder.path + "/demo.html",
       ])
@@ -81,10 +86,10 @@ extension RaceCheckTestSuite {
     }
 
     @Test func pageThatCannotBeWrittenAfterAPassExits73AndTheReportStillPrints() throws {
-      let folder = try Folder()
+      let folder = try TemporaryDirectory()
       defer { folder.remove() }
       let page = folder.path + "/no-such-folder/run.html"
-      let result = HTMLCLI.invoke([
+      let result = invoke([
         "run", "LockedCounter", "--threads", "1", "--scenarios", "2", "--invocations", "20",
         "--html", page,
       ])
@@ -97,10 +102,10 @@ extension RaceCheckTestSuite {
     }
 
     @Test func pageThatCannotBeWrittenAfterAFailureKeepsTheFailuresStatus() throws {
-      let folder = try Folder()
+      let folder = try TemporaryDirectory()
       defer { folder.remove() }
       let page = folder.path + "/no-such-folder/run.html"
-      let result = HTMLCLI.invoke([
+      let result = invoke([
         "run", "StuckCounter", "--scenarios", "3", "--invocations", "20", "--repro-dir",
         folder.path, "--html", page,
       ])
@@ -111,9 +116,9 @@ extension RaceCheckTestSuite {
     }
 
     @Test func passingRunWritesAPageThatSaysSo() throws {
-      let folder = try Folder()
+      let folder = try TemporaryDirectory()
       defer { folder.remove() }
-      let result = HTMLCLI.invoke([
+      let result = invoke([
         "run", "LockedCounter", "--threads", "1", "--scenarios", "2", "--invocations", "20",
         "--html", folder.path + "/pass.html",
       ])
@@ -126,90 +131,9 @@ extension RaceCheckTestSuite {
   }
 }
 
-/// Two counters and a way to run a command line over them, capturing what it prints.
-private enum HTMLCLI {
-  /// A counter with one lock around every access: linearizable.
-  final class Locked: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    var count: Int { lock.withLock { value } }
-    func increment() { lock.withLock { value += 1 } }
-  }
-
-  /// A counter that stops at 2: wrong even on one thread, so every check finds it.
-  final class Stuck: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    var count: Int { lock.withLock { value } }
-    func increment() { lock.withLock { value = min(value + 1, 2) } }
-  }
-
-  static let targets = [
-    Target(
-      Spec("LockedCounter", make: Locked.init, model: CounterModel()) {
-        Operation("get") { (counter: Locked) in counter.count }
-        Operation("increment") { (counter: Locked) in counter.increment() }
-      }, summary: "one lock around every access", expectation: .pass),
-    Target(
-      Spec("StuckCounter", make: Stuck.init, model: CounterModel()) {
-        Operation("get") { (counter: Stuck) in counter.count }
-        Operation("increment") { (counter: Stuck) in counter.increment() }
-      }, summary: "stops counting at 2", expectation: .fail(.unclassified)),
-  ]
-
-  /// What one command line printed, and its exit status.
-  struct Result {
-    var status: Int32
-    var outputLines: [String]
-    var errorLines: [String]
-
-    var output: String { outputLines.joined(separator: "\n") }
-    var errors: String { errorLines.joined(separator: "\n") }
-  }
-
-  /// Collects the lines a sink receives.
-  final class Lines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-
-    func append(_ text: String) {
-      lock.withLock {
-        lines += text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-      }
-    }
-
-    var all: [String] { lock.withLock { lines } }
-  }
-
-  /// Runs `arguments` in this process through a driver named `racecheck`.
-  static func invoke(_ arguments: [String]) -> Result {
-    let output = Lines()
-    let errors = Lines()
-    let status = CommandLineDriver(targets: targets, programName: "racecheck").run(
-      arguments, output: CommandOutput { output.append($0) },
-      errors: CommandOutput { errors.append($0) })
-    return Result(status: status, outputLines: output.all, errorLines: errors.all)
-  }
-}
-
-/// A fresh folder under the system's temporary directory, for repro files and pages.
-private struct Folder {
-  let path: String
-
-  init() throws {
-    path =
-      FileManager.default.temporaryDirectory.appendingPathComponent(
-        "racecheck-html-\(UUID().uuidString)"
-      ).path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-  }
-
+extension TemporaryDirectory {
   /// The text of the file `name` in the folder.
-  func read(_ name: String) throws -> String {
+  fileprivate func read(_ name: String) throws -> String {
     try String(contentsOfFile: path + "/" + name, encoding: .utf8)
-  }
-
-  func remove() {
-    try? FileManager.default.removeItem(atPath: path)
   }
 }

@@ -82,25 +82,18 @@ struct JUnitReport {
     String(format: "%.3f", seconds.isFinite ? max(0, seconds) : 0)
   }
 
-  /// `text` as XML character data or an attribute value: markup escaped, and the control
-  /// characters XML 1.0 cannot hold at all replaced, so that any report yields a valid document.
+  /// `text` as XML character data or an attribute value: markup escaped as in HTML, and the
+  /// control characters XML 1.0 cannot hold at all, even escaped, replaced, so that any
+  /// report yields a valid document.
   static func escape(_ text: String) -> String {
-    var escaped = ""
-    escaped.reserveCapacity(text.utf8.count)
+    var allowed = String.UnicodeScalarView()
     for scalar in text.unicodeScalars {
-      switch scalar {
-      case "&": escaped += "&amp;"
-      case "<": escaped += "&lt;"
-      case ">": escaped += "&gt;"
-      case "\"": escaped += "&quot;"
-      case "'": escaped += "&apos;"
-      case "\t", "\n", "\r": escaped.unicodeScalars.append(scalar)
-      case _ where scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value):
-        escaped += "\u{FFFD}"
-      default: escaped.unicodeScalars.append(scalar)
-      }
+      let representable =
+        scalar.value >= 0x20
+        ? !(0xFFFE...0xFFFF).contains(scalar.value) : "\t\n\r".unicodeScalars.contains(scalar)
+      allowed.append(representable ? scalar : "\u{FFFD}")
     }
-    return escaped
+    return HTMLText.escaped(String(allowed))
   }
 
   /// ISO 8601 without a zone, as the schema's `timestamp` wants it, in UTC.
