@@ -132,6 +132,32 @@ struct EDNScanner {
     }
   }
 
+  /// Whether the first form, past whitespace and comments, opens a vector: Knossos's layout of a whole history.
+  mutating func startsWithVector() -> Bool {
+    skipWhitespace()
+    return offset < bytes.endIndex && bytes[offset] == UInt8(ascii: "[")
+  }
+
+  /// Reads the vector at the cursor form by form, each with the offset where it starts, so that a caller can say where each one was.
+  mutating func readVectorElements() throws(SyntaxError) -> [(offset: Int, value: EDNValue)] {
+    skipWhitespace()
+    guard offset < bytes.endIndex, bytes[offset] == UInt8(ascii: "[") else {
+      throw error("expected '['")
+    }
+    offset += 1
+    var elements: [(offset: Int, value: EDNValue)] = []
+    while true {
+      try skipIgnored(depth: 1)
+      guard offset < bytes.endIndex else { throw error("expected ']', found the end of the file") }
+      if bytes[offset] == UInt8(ascii: "]") {
+        offset += 1
+        return elements
+      }
+      let start = offset
+      elements.append((start, try readValue(depth: 1)))
+    }
+  }
+
   private static func atom(_ token: String) -> EDNValue {
     switch token {
     case "nil": return .null

@@ -1,12 +1,20 @@
-/// Reads a Jepsen or Knossos history in EDN: one op map per line, `:process :type :f :value`, and `:key` where there is one.
+/// Reads a Jepsen or Knossos history in EDN: op maps, `:process :type :f :value` and `:key` where there is one.
+///
+/// Two layouts: Jepsen's, one op map per line, and Knossos's, one vector of op maps over
+/// any number of lines, with `;` comments anywhere:
 ///
 /// ```
 /// {:process 0, :type :invoke, :f :append, :key "0", :value "x 0 0 y"}
 /// {:process 0, :type :ok, :f :append, :key "0", :value "x 0 0 y"}
+///
+/// ; Knossos
+/// [{:process 4, :type :invoke, :f :write, :value 2}
+///  {:process 4, :type :ok, :f :write, :value 2}]
 /// ```
 ///
 /// Ops of a process that is not an integer (the `:nemesis`) are not client operations
-/// and are skipped. `JepsenEventPairing` gives the meaning of each completion.
+/// and are skipped. `JepsenEventPairing` gives the meaning of each completion; errors name
+/// the line (and column) where the op starts, in either layout.
 public enum JepsenEDNReader {
   /// Reads the history for `model` (such as `"kv"` or `"cas-register"`).
   public static func read(_ bytes: [UInt8], model: String) throws(JepsenImportError)
@@ -14,37 +22,88 @@ public enum JepsenEDNReader {
   {
     var pairing = JepsenEventPairing(model: model, failMeaning: .didNotHappen)
     var sawOperation = false
-    for (lineNumber, line) in ByteLines(bytes) {
-      let (start, end) = (line.lowerBound, line.upperBound)
-      var scanner = EDNScanner(bytes[start..<end])
-      if scanner.atEnd() { continue }
-      let value: EDNValue
+    var whole = EDNScanner(bytes[...])
+    if whole.startsWithVector() {
+      let lines = LineStarts(bytes)
+      let elements: [(offset: Int, value: EDNValue)]
       do throws(EDNScanner.SyntaxError) {
-        value = try scanner.readValue()
-        guard scanner.atEnd() else {
+        elements = try whole.readVectorElements()
+        guard whole.atEnd() else {
           throw EDNScanner.SyntaxError(
-            offset: scanner.offset, problem: "more than one form on the line")
+            offset: whole.offset, problem: "more forms after the history's vector")
         }
       } catch {
-        throw .notEDN(line: lineNumber, column: error.offset - start + 1, problem: error.problem)
+        let (line, column) = lines.position(of: error.offset)
+        throw .notEDN(line: line, column: column, problem: error.problem)
       }
-      guard case .map(let fields) = value else {
-        throw .notAMap(line: lineNumber, got: String(value.text.prefix(40)))
+      for element in elements {
+        sawOperation =
+          try add(element.value, line: lines.position(of: element.offset).line, to: &pairing)
+          || sawOperation
       }
-      guard let process = fields[.keyword("process")] else {
-        throw .badField(line: lineNumber, field: ":process", expected: "present", got: "nothing")
+    } else {
+      for (lineNumber, line) in ByteLines(bytes) {
+        let (start, end) = (line.lowerBound, line.upperBound)
+        var scanner = EDNScanner(bytes[start..<end])
+        if scanner.atEnd() { continue }
+        let value: EDNValue
+        do throws(EDNScanner.SyntaxError) {
+          value = try scanner.readValue()
+          guard scanner.atEnd() else {
+            throw EDNScanner.SyntaxError(
+              offset: scanner.offset, problem: "more than one form on the line")
+          }
+        } catch {
+          throw .notEDN(line: lineNumber, column: error.offset - start + 1, problem: error.problem)
+        }
+        sawOperation = try add(value, line: lineNumber, to: &pairing) || sawOperation
       }
-      guard case .int = process else { continue }
-      sawOperation = true
-      try pairing.add(
-        JepsenEventPairing.Event(
-          line: lineNumber, process: process,
-          type: try keyword(fields, "type", line: lineNumber),
-          function: try keyword(fields, "f", line: lineNumber),
-          key: fields[.keyword("key")], value: fields[.keyword("value")] ?? .null))
     }
     guard sawOperation else { throw .noOperations(format: "EDN") }
     return RecordedHistory(model: model, operations: try pairing.finish())
+  }
+
+  /// Adds the op map `value`, which starts on `line`; false when it is no client's operation.
+  private static func add(_ value: EDNValue, line: Int, to pairing: inout JepsenEventPairing)
+    throws(JepsenImportError) -> Bool
+  {
+    guard case .map(let fields) = value else {
+      throw .notAMap(line: line, got: String(value.text.prefix(40)))
+    }
+    guard let process = fields[.keyword("process")] else {
+      throw .badField(line: line, field: ":process", expected: "present", got: "nothing")
+    }
+    guard case .int = process else { return false }
+    try pairing.add(
+      JepsenEventPairing.Event(
+        line: line, process: process,
+        type: try keyword(fields, "type", line: line),
+        function: try keyword(fields, "f", line: line),
+        key: fields[.keyword("key")], value: fields[.keyword("value")] ?? .null))
+    return true
+  }
+
+  /// Where each line of a file starts, to turn a byte offset into a line and a column.
+  private struct LineStarts {
+    private var starts: [Int] = [0]
+
+    init(_ bytes: [UInt8]) {
+      for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
+        starts.append(offset + 1)
+      }
+    }
+
+    /// The 1-based line and column of `offset`.
+    func position(of offset: Int) -> (line: Int, column: Int) {
+      // The last line start at or before the offset, by binary search.
+      var low = 0
+      var high = starts.count - 1
+      while low < high {
+        let middle = (low + high + 1) / 2
+        if starts[middle] <= offset { low = middle } else { high = middle - 1 }
+      }
+      return (low + 1, offset - starts[low] + 1)
+    }
   }
 
   private static func keyword(_ fields: [EDNValue: EDNValue], _ name: String, line: Int)

@@ -64,6 +64,52 @@ extension RaceCheckTestSuite {
       #expect(try HistoryChecker().check(history).verdict == .linearizable)
     }
 
+    @Test func knossosVectorOverManyLinesWithCommentsIsImported() throws {
+      let file = """
+        ; A Knossos test history: one vector of op maps.
+        [{:process 4, :type :invoke, :f :write, :value 2}
+         {:process 4, :type :ok, :f :write, :value 2} ; the write took effect
+         {:process 6, :type :invoke, :f :read, :value nil} {:process :nemesis, :type :info, :f :start}
+         {:process 6, :type :ok,
+          :f :read, :value 2}
+         {:process 5, :type :invoke, :f :cas, :value [2 3]}
+         {:process 5, :type :fail, :f :cas, :value [2 3]}]
+        ; trailing comment
+        """
+      let history = try HistoryFormat.jepsen.read(Array(file.utf8), model: "cas-register")
+      #expect(history.operations.map(\.name) == ["write", "read", "cas"])
+      // Each operation cites the line its invocation starts on.
+      #expect(history.operations.map(\.call) == [2, 4, 7])
+      #expect(history.operations[1].result == 2)
+      // A :fail is known not to have taken effect, so the failed cas constrains nothing.
+      #expect(try HistoryChecker().check(history).verdict == .linearizable)
+    }
+
+    @Test(arguments: [
+      (
+        "; comment\n[{:process 0, :type :invoke, :f :read, :value nil}\n {:process 0, :type :ok",
+        "line 3, column 24: not valid EDN: expected '}', found the end of the line"
+      ),
+      (
+        "[{:process 0, :type :invoke, :f :read, :value nil}\n {:process 0, :type :ok, :f :read, :value 0}",
+        "line 2, column 45: not valid EDN: expected ']', found the end of the file"
+      ),
+      (
+        "[{:process 0, :type :invoke, :f :read, :value nil}\n 7]",
+        "line 2: an op must be an EDN map, got 7"
+      ),
+      (
+        "[{:process 0, :type :invoke, :f :read, :value nil}\n {:process 0, :type :ok, :f :read, :value 0}]\n[]",
+        "line 3, column 1: not valid EDN: more forms after the history's vector"
+      ),
+    ])
+    func malformedKnossosVectorIsRejectedWhereItBreaks(contents: String, message: String) throws {
+      let result = try CheckCLI.check(
+        contents: contents, arguments: ["--format", "jepsen", "--model", "cas-register"])
+      #expect(result.status == 65)
+      #expect(result.errors == ["racecheck: \(result.path): \(message)"])
+    }
+
     @Test func jepsenLogWithTabsAndSpacesIsImported() throws {
       let lines = [
         "INFO  jepsen.util - 0\t:invoke\t:write\t1",
