@@ -132,24 +132,26 @@ struct EDNScanner {
     }
   }
 
-  /// Whether the first form, past whitespace and comments, opens a vector: Knossos's layout of a whole history.
-  mutating func startsWithVector() -> Bool {
+  /// Whether the first form, past whitespace and comments, opens a vector or a list: Knossos's layouts of a whole history.
+  mutating func startsWithSequence() -> Bool {
     skipWhitespace()
-    return offset < bytes.endIndex && bytes[offset] == UInt8(ascii: "[")
+    return offset < bytes.endIndex
+      && (bytes[offset] == UInt8(ascii: "[") || bytes[offset] == UInt8(ascii: "("))
   }
 
-  /// Reads the vector at the cursor form by form, each with the offset where it starts, so that a caller can say where each one was.
-  mutating func readVectorElements() throws(SyntaxError) -> [(offset: Int, value: EDNValue)] {
+  /// Reads the vector or list at the cursor form by form, each with the offset where it starts, so that a caller can say where each one was.
+  mutating func readSequenceElements() throws(SyntaxError) -> [(offset: Int, value: EDNValue)] {
     skipWhitespace()
-    guard offset < bytes.endIndex, bytes[offset] == UInt8(ascii: "[") else {
-      throw error("expected '['")
-    }
+    guard startsWithSequence() else { throw error("expected '[' or '('") }
+    let close = bytes[offset] == UInt8(ascii: "[") ? UInt8(ascii: "]") : UInt8(ascii: ")")
     offset += 1
     var elements: [(offset: Int, value: EDNValue)] = []
     while true {
       try skipIgnored(depth: 1)
-      guard offset < bytes.endIndex else { throw error("expected ']', found the end of the file") }
-      if bytes[offset] == UInt8(ascii: "]") {
+      guard offset < bytes.endIndex else {
+        throw error("expected '\(Character(Unicode.Scalar(close)))', found the end of the file")
+      }
+      if bytes[offset] == close {
         offset += 1
         return elements
       }

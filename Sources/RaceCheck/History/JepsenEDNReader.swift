@@ -1,7 +1,7 @@
 /// Reads a Jepsen or Knossos history in EDN: op maps, `:process :type :f :value` and `:key` where there is one.
 ///
-/// Two layouts: Jepsen's, one op map per line, and Knossos's, one vector of op maps over
-/// any number of lines, with `;` comments anywhere:
+/// Two layouts: Jepsen's, one op map per line, and Knossos's, one vector (or list) of op
+/// maps over any number of lines, with `;` comments anywhere:
 ///
 /// ```
 /// {:process 0, :type :invoke, :f :append, :key "0", :value "x 0 0 y"}
@@ -13,7 +13,7 @@
 /// ```
 ///
 /// Ops of a process that is not an integer (the `:nemesis`) are not client operations
-/// and are skipped. `JepsenEventPairing` gives the meaning of each completion; errors name
+/// and are skipped: a file of them alone is an empty history. `JepsenEventPairing` gives the meaning of each completion; errors name
 /// the line (and column) where the op starts, in either layout.
 public enum JepsenEDNReader {
   /// Reads the history for `model` (such as `"kv"` or `"cas-register"`).
@@ -21,13 +21,13 @@ public enum JepsenEDNReader {
     -> RecordedHistory
   {
     var pairing = JepsenEventPairing(model: model, failMeaning: .didNotHappen)
-    var sawOperation = false
+    var sawOpMap = false
     var whole = EDNScanner(bytes[...])
-    if whole.startsWithVector() {
+    if whole.startsWithSequence() {
       let lines = LineStarts(bytes)
       let elements: [(offset: Int, value: EDNValue)]
       do throws(EDNScanner.SyntaxError) {
-        elements = try whole.readVectorElements()
+        elements = try whole.readSequenceElements()
         guard whole.atEnd() else {
           throw EDNScanner.SyntaxError(
             offset: whole.offset, problem: "more forms after the history's vector")
@@ -37,9 +37,8 @@ public enum JepsenEDNReader {
         throw .notEDN(line: line, column: column, problem: error.problem)
       }
       for element in elements {
-        sawOperation =
-          try add(element.value, line: lines.position(of: element.offset).line, to: &pairing)
-          || sawOperation
+        try add(element.value, line: lines.position(of: element.offset).line, to: &pairing)
+        sawOpMap = true
       }
     } else {
       for (lineNumber, line) in ByteLines(bytes) {
@@ -56,16 +55,17 @@ public enum JepsenEDNReader {
         } catch {
           throw .notEDN(line: lineNumber, column: error.offset - start + 1, problem: error.problem)
         }
-        sawOperation = try add(value, line: lineNumber, to: &pairing) || sawOperation
+        try add(value, line: lineNumber, to: &pairing)
+        sawOpMap = true
       }
     }
-    guard sawOperation else { throw .noOperations(format: "EDN") }
+    guard sawOpMap else { throw .noOperations(format: "EDN") }
     return RecordedHistory(model: model, operations: try pairing.finish())
   }
 
-  /// Adds the op map `value`, which starts on `line`; false when it is no client's operation.
+  /// Adds the op map `value`, which starts on `line`, unless it is no client's operation.
   private static func add(_ value: EDNValue, line: Int, to pairing: inout JepsenEventPairing)
-    throws(JepsenImportError) -> Bool
+    throws(JepsenImportError)
   {
     guard case .map(let fields) = value else {
       throw .notAMap(line: line, got: String(value.text.prefix(40)))
@@ -73,14 +73,13 @@ public enum JepsenEDNReader {
     guard let process = fields[.keyword("process")] else {
       throw .badField(line: line, field: ":process", expected: "present", got: "nothing")
     }
-    guard case .int = process else { return false }
+    guard case .int = process else { return }
     try pairing.add(
       JepsenEventPairing.Event(
         line: line, process: process,
         type: try keyword(fields, "type", line: line),
         function: try keyword(fields, "f", line: line),
         key: fields[.keyword("key")], value: fields[.keyword("value")] ?? .null))
-    return true
   }
 
   /// Where each line of a file starts, to turn a byte offset into a line and a column.

@@ -86,8 +86,9 @@ struct JepsenEventPairing {
     var result: Value = .null
     var arguments: [Value]
     let invoked = invocation.value
-    // Reads carry nil when invoked and their value when completed.
-    let isRead = invoked == .null
+    // Reads carry nil when invoked and their value when completed; Knossos's histories also
+    // invoke some reads with a value, which only the completion's value settles.
+    let isRead = invoked == .null || function == "read"
     switch (model, function) {
     case ("cas-register", "cas"), ("register", "cas"):
       guard case .list(let pair) = invoked, pair.count == 2 else {

@@ -85,6 +85,28 @@ extension RaceCheckTestSuite {
       #expect(try HistoryChecker().check(history).verdict == .linearizable)
     }
 
+    @Test func knossosListLayoutAndReadsInvokedWithAValueAreImported() throws {
+      let file = """
+        ({:type :invoke, :f :write, :value 0, :process 0}
+         {:type :ok, :f :write, :value 0, :process 0}
+         ; a read invoked with a value: only its completion's value counts
+         {:type :invoke, :f :read, :value 4, :process 1}
+         {:type :ok, :f :read, :value 3, :process 1})
+        """
+      let history = try HistoryFormat.jepsen.read(Array(file.utf8), model: "cas-register")
+      #expect(history.operations.map(\.arguments) == [[0], []])
+      #expect(history.operations[1].result == 3)
+      #expect(try HistoryChecker().check(history).verdict == .notLinearizable)
+    }
+
+    @Test func aHistoryOfTheNemesisAloneIsEmptyAndLinearizable() throws {
+      let file =
+        "[{:process :nemesis, :type :info, :f :kill, :value nil}\n {:process :nemesis, :type :info, :f :start}]"
+      let history = try HistoryFormat.jepsen.read(Array(file.utf8), model: "cas-register")
+      #expect(history.operations.isEmpty)
+      #expect(try HistoryChecker().check(history).verdict == .linearizable)
+    }
+
     @Test(arguments: [
       (
         "; comment\n[{:process 0, :type :invoke, :f :read, :value nil}\n {:process 0, :type :ok",
