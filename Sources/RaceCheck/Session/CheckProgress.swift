@@ -6,8 +6,8 @@ package struct CheckProgress: Sendable {
     case searching
     /// Shrinking, measuring and naming the failure found.
     case explaining
-    /// Running a repro's scenario again, round after round.
-    case replaying(round: Int)
+    /// Running a repro's scenario again, round after round, with the invocations that failed so far.
+    case replaying(round: Int, failures: Int)
   }
 
   /// The target checked.
@@ -15,8 +15,6 @@ package struct CheckProgress: Sendable {
   package var stage: Stage
   /// What the search explored so far.
   package var search: SearchSummary
-  /// The invocations that failed so far.
-  package var failures: Int
   /// The time left of the check's limit, or nil without one.
   package var secondsLeft: Double?
 
@@ -28,14 +26,14 @@ package struct CheckProgress: Sendable {
       parts = [
         "scenario \(min(search.scenarios + 1, max(search.plannedScenarios, 1))) of \(search.plannedScenarios)",
         "\(Self.count(search.invocations)) invocations (\(Self.count(search.overlappingInvocations)) overlapping)",
-        failures == 0 ? "no failure yet" : "a failure found",
+        "no failure yet",
       ]
     case .explaining:
       parts = [
         "a failure found in scenario \(search.scenarios) of \(search.plannedScenarios)",
         "shrinking and naming it",
       ]
-    case .replaying(let round):
+    case .replaying(let round, let failures):
       parts = [
         "replay round \(round)", "\(Self.count(search.invocations)) invocations",
         "\(Self.count(failures)) failed",

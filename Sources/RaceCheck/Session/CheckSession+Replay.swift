@@ -20,7 +20,7 @@ extension CheckSession {
         rounds += 1
         var search = SearchSummary()
         search.invocations = report.invocations
-        tellProgress(search, stage: .replaying(round: rounds), failures: report.failures)
+        tellProgress(search, stage: .replaying(round: rounds, failures: report.failures))
         round.deadline = deadline
         let result = try run(round)
         report.invocations += result.invocations

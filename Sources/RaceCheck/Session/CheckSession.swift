@@ -79,7 +79,7 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
         if let failure = result.failure {
           report.search.scenarios += 1
           let secondsToFind = seconds(since: started)
-          tellProgress(report.search, stage: .explaining, failures: result.failures)
+          tellProgress(report.search, stage: .explaining)
           var found = explain(failure, of: scenario, index: index)
           found.report.secondsToFind = secondsToFind
           report.outcome = .failed(found.report)
@@ -128,11 +128,11 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
   }
 
   /// Tells the progress sink, if any, how far the check has got.
-  func tellProgress(_ search: SearchSummary, stage: CheckProgress.Stage, failures: Int = 0) {
+  func tellProgress(_ search: SearchSummary, stage: CheckProgress.Stage) {
     guard let progress else { return }
     progress(
       CheckProgress(
-        target: spec.name, stage: stage, search: search, failures: failures,
+        target: spec.name, stage: stage, search: search,
         secondsLeft: deadline.map { max(0, Double($0 - MonotonicClock.now()) / 1e9) }))
   }
 

@@ -116,9 +116,8 @@ enum DemoCommand {
     let interruption = Interruption.watch()
     defer { interruption.stop() }
     let statusLine = context.statusLine(for: parsed)
-    let rowCount = (0..<(targets.count * seedList.count)).filter {
-      shard?.contains($0) ?? true
-    }.count
+    let allRows = 0..<(targets.count * seedList.count)
+    let rowCount = shard?.count(in: allRows) ?? allRows.count
     var index = -1
     rows: for (target, expectation) in targets {
       for seed in seedList {

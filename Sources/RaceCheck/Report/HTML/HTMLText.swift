@@ -34,30 +34,18 @@ enum HTMLText {
   /// Besides JSON's own escapes, `<`, `>` and `&` are written as `\u003c`, `\u003e` and
   /// `\u0026`, so neither `</script>` nor `<!--` can appear in the data, whatever it holds.
   static func appendJSONString(_ text: String, to json: inout String) {
-    json += "\""
-    let plain = !text.utf8.contains { byte in
-      byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x3C || byte == 0x3E || byte == 0x26
+    let quoted = Value.quoted(text)
+    guard quoted.utf8.contains(where: { $0 == 0x3C || $0 == 0x3E || $0 == 0x26 }) else {
+      json += quoted
+      return
     }
-    if plain {
-      json += text
-    } else {
-      for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": json += "\\\""
-        case "\\": json += "\\\\"
-        case "\n": json += "\\n"
-        case "\r": json += "\\r"
-        case "\t": json += "\\t"
-        case "<": json += "\\u003c"
-        case ">": json += "\\u003e"
-        case "&": json += "\\u0026"
-        case _ where scalar.value < 0x20:
-          let hex = String(scalar.value, radix: 16)
-          json += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        default: json.unicodeScalars.append(scalar)
-        }
+    for scalar in quoted.unicodeScalars {
+      switch scalar {
+      case "<": json += "\\u003c"
+      case ">": json += "\\u003e"
+      case "&": json += "\\u0026"
+      default: json.unicodeScalars.append(scalar)
       }
     }
-    json += "\""
   }
 }
