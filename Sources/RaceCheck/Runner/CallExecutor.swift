@@ -28,6 +28,16 @@ final class CallExecutor: TaskExecutor {
       label: Self.queueLabelPrefix + "\(index): \(call)", attributes: .concurrent)
   }
 
+  /// The executor `call`'s task needs, or nil when nothing watches where its jobs run.
+  ///
+  /// Only the scheduler, which runs each job as a block it chooses, and a probe, which
+  /// records each hop, need the task's jobs to come here; elsewhere a task with no
+  /// preference starts on the thread that made the call and saves the queue's hops.
+  static func needed(for call: Scenario.Call, made: AsyncCalls.Call?) -> CallExecutor? {
+    guard rc_interposer_mode() == RC_MODE_SUBJECT || made?.calls.probe != nil else { return nil }
+    return CallExecutor(for: call, made: made)
+  }
+
   /// The call a queue label of ``queueLabelPrefix`` names, or nil for another queue's label.
   static func call(namedBy label: String) -> Substring? {
     guard label.hasPrefix(queueLabelPrefix), let colon = label.firstIndex(of: ":") else {

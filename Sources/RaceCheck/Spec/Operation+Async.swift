@@ -167,7 +167,8 @@ extension Operation {
       let subject = Shared(subject)
       let made = Scenario.Call(name, values)
       let probed = AsyncCalls.current
-      return try wait.value(of: made, timeout: timeout, on: CallExecutor(for: made, made: probed)) {
+      let executor = CallExecutor.needed(for: made, made: probed)
+      return try wait.value(of: made, timeout: timeout, on: executor) {
         let gated = probed?.calls.gates == true ? probed : nil
         if let gated { await gated.calls.enter(name) }
         defer { gated?.calls.leave(name) }
@@ -179,26 +180,32 @@ extension Operation {
 }
 
 extension CompletionWait {
-  /// Runs `operation` in a task of its own that prefers `executor`, and returns the value it returns, once it has; rethrows what it throws.
+  /// Runs `operation` in a task of its own and returns the value it returns, once it has; rethrows what it throws.
   ///
-  /// The task's jobs of no actor run on the executor's queue (by default one of the call's
-  /// own), so under the scheduler they are blocks the scheduler runs, and the wait is one of
-  /// its scheduling points.
+  /// With an executor, the task prefers it: its jobs of no actor run on the executor's
+  /// queue, so under the scheduler they are blocks the scheduler runs, and the wait is one
+  /// of its scheduling points. Without one, the task starts at once on the calling thread,
+  /// and its later jobs go straight to the runtime's executors: a call costs a hop or two
+  /// fewer than through a queue of racecheck's, which is most of an `async` call's cost.
   func value(
     of call: Scenario.Call, timeout: Duration, on executor: CallExecutor? = nil,
     running operation: @escaping @Sendable () async throws -> Value
   ) throws -> Value {
-    let executor = executor ?? CallExecutor(for: call, made: nil)
     let thrown = Thrown()
     let value = try value(of: call, timeout: timeout) {
       (done: @escaping @Sendable (Value) -> Void) in
-      Task(executorPreference: executor) {
+      @Sendable func run() async {
         do {
           done(try await operation())
         } catch {
           thrown.keep(error)
           done(.null)
         }
+      }
+      if let executor {
+        Task(executorPreference: executor, operation: run)
+      } else {
+        Task.immediate(operation: run)
       }
     }
     try thrown.rethrow()

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import RaceCheck
@@ -12,6 +13,22 @@ extension RaceCheckTestSuite {
         return .int(3)
       }
       #expect(value == .int(3))
+    }
+
+    /// Outside the scheduler and a probe, a call's task starts at once on the scenario thread that made it, not after a hop to another thread.
+    @Test func aCallsTaskStartsOnTheThreadThatMadeIt() {
+      let result = Mutex<Value?>(nil)
+      // A thread of its own, as a runner's are: not one of the concurrency runtime's.
+      let thread = Thread {
+        let caller = pthread_self()
+        let value = try? CompletionWait().value(
+          of: Scenario.Call("count"), timeout: .seconds(10)
+        ) { .bool(pthread_equal(pthread_self(), caller) != 0) }
+        result.withLock { $0 = value }
+      }
+      thread.start()
+      while !thread.isFinished { usleep(1000) }
+      #expect(result.withLock { $0 } == .bool(true))
     }
 
     @Test func aCallRethrowsWhatItsTaskThrew() {
