@@ -2,6 +2,8 @@
 struct PreparedScenario<Subject, Model: Hashable & Sendable>: @unchecked Sendable {
   struct Call {
     let perform: @Sendable (Subject, [Value]) throws -> Value
+    /// The call itself when it is `async` and may be awaited from a task that makes others (``AsyncBatch``).
+    let asyncCall: AsyncCall<Subject>?
     let arguments: [Value]
     let step: @Sendable (inout Model) -> Value
   }
@@ -39,13 +41,24 @@ struct PreparedScenario<Subject, Model: Hashable & Sendable>: @unchecked Sendabl
           try asyncCalls.making(call: index) { try perform(subject, arguments) }
         }
       }
-      return Call(perform: perform, arguments: call.arguments, step: operation.bind(call.arguments))
+      return Call(
+        perform: perform, asyncCall: operation.runsOnMainThread ? nil : operation.asyncCall,
+        arguments: call.arguments, step: operation.bind(call.arguments))
     }
     self.asyncCalls = asyncCalls
     self.scenario = scenario
     initial = try scenario.initial.map(resolve)
     columns = try scenario.parallel.map { column throws(ScenarioError) in try column.map(resolve) }
     post = try scenario.post.map(resolve)
+  }
+
+  /// `calls` made from one task, when the run allows it and every one of them is `async`; nil otherwise.
+  ///
+  /// A run under a probe records each call's own task, and a spec whose thread 0 runs on
+  /// the main thread makes each call from there.
+  func batch(_ calls: [Call], spec: Spec<Subject, Model>) -> AsyncBatch<Subject>? {
+    guard calls.count > 1, asyncCalls.probe == nil, !spec.usesMainThread else { return nil }
+    return AsyncBatch(calls.map(\.asyncCall), arguments: calls.map(\.arguments))
   }
 
   /// Every call's model-side step, in history order: init, each column, post.

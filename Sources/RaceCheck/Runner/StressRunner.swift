@@ -1,5 +1,6 @@
 import CRaceCheckInterposer
 import Foundation
+import Synchronization
 
 /// Runs scenarios on real threads, many invocations each, and checks every distinct outcome.
 ///
@@ -60,6 +61,10 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
   // Written by thread 0 before `start`, read by the other threads after it.
   private var subject: Subject?
   private var columns: [[PreparedScenario<Subject, Model>.Call]] = []
+  /// Per thread, its column made from one task when every call of it is `async`.
+  private var columnBatches: [AsyncBatch<Subject>?] = []
+  /// Per thread, the wait of its `async` calls made from one task.
+  private var batchWaits: [CompletionWait] = []
   private var columnOffsets: [Int] = []
   private var shuttingDown = false
   private var recording = true
@@ -85,6 +90,7 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     go = SpinBarrier(parties: self.threads, spinLimit: 1_000_000, yieldsWhileSpinning: !ownCPUs)
     finish = SpinBarrier(parties: self.threads, yieldsWhileSpinning: !ownCPUs)
     slots = (0..<self.threads).map { _ in Slot() }
+    batchWaits = (0..<self.threads).map { _ in CompletionWait() }
     jitter = Array(repeating: 0, count: self.threads)
     for thread in 1..<self.threads {
       stopped.enter()
@@ -150,6 +156,14 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     let columnRanges = zip(offsets, scenario.columns).map { $0..<($0 + $1.count) }
     columns = scenario.columns + Array(repeating: [], count: threads - scenario.columns.count)
     columnOffsets = offsets + Array(repeating: offset, count: threads - offsets.count)
+    // Thread Sanitizer's hooks note each call on the thread that makes it, so under them
+    // every call is made by its own thread.
+    func batch(_ calls: [PreparedScenario<Subject, Model>.Call]) -> AsyncBatch<Subject>? {
+      races == nil ? scenario.batch(calls, spec: spec) : nil
+    }
+    columnBatches = columns.map(batch)
+    let initialBatch = batch(scenario.initial)
+    let postBatch = batch(scenario.post)
     let concurrent = scenario.columns.filter { !$0.isEmpty }.count > 1
     let sequence = observer?.scenarioStarts(scenario.scenario) ?? 0
     observer?.threadStarts(0)
@@ -186,11 +200,9 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
       observer?.invocationStarts(scenario: sequence, invocation: result.invocations - 1)
       races?.invocationStarts()
       let subject = spec.make()
-      var index = 0
-      for call in scenario.initial {
-        try perform(call, on: subject, at: index, into: &record, scenario: scenario)
-        index += 1
-      }
+      try perform(
+        scenario.initial, from: 0, batch: initialBatch, on: subject, into: &record,
+        scenario: scenario)
       self.subject = subject
       for thread in 0..<threads { jitter[thread] = concurrent ? random.next() : 0 }
       if concurrent { releaseThreads() }
@@ -211,11 +223,9 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
           record.results[call] = slot.record.results[call]
         }
       }
-      index = offset
-      for call in scenario.post {
-        try perform(call, on: subject, at: index, into: &record, scenario: scenario)
-        index += 1
-      }
+      try perform(
+        scenario.post, from: offset, batch: postBatch, on: subject, into: &record,
+        scenario: scenario)
       self.subject = nil
       // Thread Sanitizer saw two accesses nothing ordered. A race it names specifically is the
       // failure, whatever the results; one it names only by family comes after a failure the
@@ -303,6 +313,48 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     return false
   }
 
+  /// Makes the calls of the init or post part on thread 0, the first at history index `first`: from one task when `batch` is given.
+  private func perform(
+    _ calls: [PreparedScenario<Subject, Model>.Call], from first: Int, batch: AsyncBatch<Subject>?,
+    on subject: Subject, into record: inout InvocationRecord,
+    scenario: PreparedScenario<Subject, Model>
+  ) throws(OperationError) {
+    guard let batch else {
+      for (offset, call) in calls.enumerated() {
+        try perform(call, on: subject, at: first + offset, into: &record, scenario: scenario)
+      }
+      return
+    }
+    let outcome = run(batch, on: subject, thread: 0, from: first)
+    for offset in calls.indices {
+      record.callTimes[first + offset] = outcome.callTimes[offset]
+      record.returnTimes[first + offset] = outcome.returnTimes[offset]
+      record.results[first + offset] = outcome.results[offset]
+    }
+    if let thrown = outcome.thrown {
+      let index = first + thrown.offset
+      throw OperationError(
+        call: scenario.scenario.allCalls[index], error: thrown.error,
+        history: record.history(of: scenario.scenario, completed: index))
+    }
+  }
+
+  /// Makes `batch`'s calls, the first at history index `first`, from one task for `thread`, telling the observer of each.
+  private func run(
+    _ batch: AsyncBatch<Subject>, on subject: Subject, thread: Int, from first: Int,
+    pauses: SplitMix64? = nil
+  ) -> AsyncBatch<Subject>.Outcome {
+    let observer = observer
+    let pauses = Mutex(pauses)
+    return batch.run(
+      on: subject, waiting: batchWaits[thread],
+      before: { offset in
+        if let pause = pauses.withLock({ $0?.next() }) { spin(pause) }
+        observer?.operationStarts(thread: thread, index: first + offset)
+      },
+      after: { _ in observer?.operationEnds(thread: thread) })
+  }
+
   private func perform(
     _ call: PreparedScenario<Subject, Model>.Call, on subject: Subject, at index: Int,
     into record: inout InvocationRecord, scenario: PreparedScenario<Subject, Model>
@@ -347,6 +399,21 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     var index = columnOffsets[thread]
     guard recording else {
       for call in column { _ = try? call.perform(subject, call.arguments) }
+      return
+    }
+    if let batch = columnBatches[thread] {
+      let outcome = run(
+        batch, on: subject, thread: thread, from: index, pauses: pausing ? pauses : nil)
+      let completed = outcome.thrown?.offset ?? column.count
+      for offset in 0..<completed {
+        slot.record.callTimes[index + offset] = outcome.callTimes[offset]
+        slot.record.returnTimes[index + offset] = outcome.returnTimes[offset]
+        slot.record.results[index + offset] = outcome.results[offset]
+      }
+      if let thrown = outcome.thrown {
+        slot.error = thrown.error
+        slot.failedCall = index + thrown.offset
+      }
       return
     }
     for call in column {

@@ -25,20 +25,21 @@ extension Operation where Model: HistoryModel {
     timeout: Duration = .seconds(30),
     perform: @escaping @Sendable (Subject, repeat each Argument) async throws -> Result
   ) {
+    let call = AsyncCall<Subject>(name, timeout: timeout) {
+      (subject: Subject, argument: repeat each Argument) in
+      try await perform(subject, repeat each argument).historyValue
+    }
     self.init(
       name: name,
       mapsToVocabulary: true,
       generators: Self.erase(repeat each arguments),
       passesFreshReferences: Self.anyReference(repeat (each Argument).self),
       returnsValue: true,
-      perform: Self.waiting(name, timeout: timeout) {
-        (subject: Subject, argument: repeat each Argument) in
-        try await perform(subject, repeat each argument).historyValue
-      },
+      perform: Self.waiting(call),
       bind: Self.vocabularyStep(name),
       validate: Self.validatesStep(
         name, returning: Result.historyValueKinds, repeat (each Argument).self))
-    isAsync = true
+    asyncCall = call
   }
 
   /// Creates an operation of a built-in model's vocabulary whose call is `async` and returns nothing.
@@ -54,20 +55,21 @@ extension Operation where Model: HistoryModel {
     timeout: Duration = .seconds(30),
     perform: @escaping @Sendable (Subject, repeat each Argument) async throws -> Void
   ) {
+    let call = AsyncCall<Subject>(name, timeout: timeout) {
+      (subject: Subject, argument: repeat each Argument) in
+      try await perform(subject, repeat each argument)
+      return .null
+    }
     self.init(
       name: name,
       mapsToVocabulary: true,
       generators: Self.erase(repeat each arguments),
       passesFreshReferences: Self.anyReference(repeat (each Argument).self),
       returnsValue: false,
-      perform: Self.waiting(name, timeout: timeout) {
-        (subject: Subject, argument: repeat each Argument) in
-        try await perform(subject, repeat each argument)
-        return .null
-      },
+      perform: Self.waiting(call),
       bind: Self.vocabularyStep(name),
       validate: Self.validatesStep(name, returning: .null, repeat (each Argument).self))
-    isAsync = true
+    asyncCall = call
   }
 }
 
@@ -102,6 +104,10 @@ extension Operation {
     perform: @escaping @Sendable (Subject, repeat each Argument) async throws -> Result,
     model: @escaping @Sendable (inout Model, repeat each Argument) -> ModelResult
   ) {
+    let call = AsyncCall<Subject>(name, timeout: timeout) {
+      (subject: Subject, argument: repeat each Argument) in
+      try await perform(subject, repeat each argument).historyValue
+    }
     let typed = Operation(
       name, repeat each arguments,
       perform: { (_: Subject, _: repeat each Argument) -> Value in .null }, model: model)
@@ -110,15 +116,12 @@ extension Operation {
       generators: typed.generators,
       passesFreshReferences: typed.passesFreshReferences,
       returnsValue: true,
-      perform: Self.waiting(name, timeout: timeout) {
-        (subject: Subject, argument: repeat each Argument) in
-        try await perform(subject, repeat each argument).historyValue
-      },
+      perform: Self.waiting(call),
       bind: typed.bind,
       validate: Self.decodes(
         name, returning: Result.historyValueKinds, matching: ModelResult.historyValueKinds,
         repeat (each Argument).self))
-    isAsync = true
+    asyncCall = call
   }
 
   /// Creates an operation whose call is `async` and returns nothing, with its model-side counterpart.
@@ -136,6 +139,11 @@ extension Operation {
     perform: @escaping @Sendable (Subject, repeat each Argument) async throws -> Void,
     model: @escaping @Sendable (inout Model, repeat each Argument) -> Void
   ) {
+    let call = AsyncCall<Subject>(name, timeout: timeout) {
+      (subject: Subject, argument: repeat each Argument) in
+      try await perform(subject, repeat each argument)
+      return .null
+    }
     let typed = Operation(
       name, repeat each arguments, perform: { (_: Subject, _: repeat each Argument) in },
       model: model)
@@ -144,37 +152,51 @@ extension Operation {
       generators: typed.generators,
       passesFreshReferences: typed.passesFreshReferences,
       returnsValue: false,
-      perform: Self.waiting(name, timeout: timeout) {
-        (subject: Subject, argument: repeat each Argument) in
-        try await perform(subject, repeat each argument)
-        return .null
-      },
+      perform: Self.waiting(call),
       bind: typed.bind,
       validate: typed.validate)
-    isAsync = true
+    asyncCall = call
   }
 
-  /// The subject's side of an `async` operation: decodes a call's arguments, runs the call in a task of its own, and waits for it.
+  /// The subject's side of an `async` operation: runs a call in a task of its own and waits for it.
   ///
   /// Under an ``AsyncProbe`` the call goes through the run's gate, which may hold it back
   /// while a call of the probe's exclusive operation is in flight.
-  static func waiting<each Argument: ValueConvertible>(
-    _ name: String, timeout: Duration,
-    _ call: @escaping @Sendable (Subject, repeat each Argument) async throws -> Value
-  ) -> @Sendable (Subject, [Value]) throws -> Value {
+  static func waiting(_ call: AsyncCall<Subject>) -> @Sendable (Subject, [Value]) throws -> Value {
     let wait = CompletionWait()
     return { subject, values in
       let subject = Shared(subject)
-      let made = Scenario.Call(name, values)
+      let made = Scenario.Call(call.name, values)
       let probed = AsyncCalls.current
       let executor = CallExecutor.needed(for: made, made: probed)
-      return try wait.value(of: made, timeout: timeout, on: executor) {
+      return try wait.value(of: made, timeout: call.timeout, on: executor) {
         let gated = probed?.calls.gates == true ? probed : nil
-        if let gated { await gated.calls.enter(name) }
-        defer { gated?.calls.leave(name) }
-        var decoder = ArgumentDecoder(operation: name, arguments: values)
-        return try await call(subject.value, repeat try decoder.next((each Argument).self))
+        if let gated { await gated.calls.enter(call.name) }
+        defer { gated?.calls.leave(call.name) }
+        return try await call.run(subject.value, values)
       }
+    }
+  }
+}
+
+/// An operation's `async` call: decodes recorded arguments and awaits the subject's method.
+struct AsyncCall<Subject>: Sendable {
+  /// The operation's name.
+  let name: String
+  /// How long a caller waits for it outside an isolated child.
+  let timeout: Duration
+  /// Makes the call with recorded arguments and returns its result as a value.
+  let run: @Sendable (Subject, [Value]) async throws -> Value
+
+  init<each Argument: ValueConvertible>(
+    _ name: String, timeout: Duration,
+    _ call: @escaping @Sendable (Subject, repeat each Argument) async throws -> Value
+  ) {
+    self.name = name
+    self.timeout = timeout
+    run = { subject, values in
+      var decoder = ArgumentDecoder(operation: name, arguments: values)
+      return try await call(subject, repeat try decoder.next((each Argument).self))
     }
   }
 }

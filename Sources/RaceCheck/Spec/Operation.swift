@@ -48,8 +48,15 @@ public struct Operation<Subject, Model: Hashable & Sendable>: Sendable {
   /// Whether the operation runs on the process's main thread only; set by ``onMainThread()``.
   var runsOnMainThread = false
 
-  /// Whether the operation's call is `async`: it runs in a task of its own (see ``waiting(_:timeout:_:)``).
-  var isAsync = false
+  /// The operation's `async` call itself, or nil for an operation whose call is synchronous.
+  ///
+  /// `perform` runs it in a task of its own and waits (see ``waiting(_:timeout:_:)``); a
+  /// runner that makes several calls in a row may await them from one task instead
+  /// (``AsyncBatch``).
+  var asyncCall: AsyncCall<Subject>?
+
+  /// Whether the operation's call is `async`.
+  var isAsync: Bool { asyncCall != nil }
 
   init(
     name: String,
