@@ -20,6 +20,11 @@ public struct HistoryVerdict: Sendable, Hashable, Codable {
     public var verdict: Kind
     /// Seconds its search took.
     public var seconds: Double
+    /// For a linearizable part, the order its search found, as file indexes: every operation that took effect, each after those that returned before it was called.
+    ///
+    /// `fail` operations are not in it, nor `info` ones that the search did not need to
+    /// take effect. Nil for a part that is not linearizable or was not decided.
+    public var witness: [Int]? = nil
   }
 
   /// The verdict of the whole history.

@@ -18,12 +18,24 @@ enum CheckCommand {
         "--model", "M",
         "The model: \(BuiltInModels.names.joined(separator: ", ")) (default: the file's; kv for jepsen, cas-register for jepsen-log)."
       ),
+      .value(
+        "--initial", "STATE",
+        "The model's initial state as JSON, such as 0 or '\"x\"' for a register, overriding the file's (default: the file's, else the model's: null, 0, [] or {})."
+      ),
+      .value(
+        "--nil-read", "MEANING",
+        "What a register or cas-register read of nil means: value (the register held nil; the default) or unknown (it fits any state, as in Knossos)."
+      ),
       .value("--timeout", "SECONDS", "Give up with 'unknown' after this long (default: no limit)."),
       .flag("--all-partitions", "Finish every key's check after one fails, instead of stopping."),
       .flag("--no-partitions", "Check the history whole instead of one key at a time."),
       HTMLOption.spec(
         shows: "each process a lane, the failing window, the longest linearization and the "
           + "operations that cannot be placed marked"),
+      .flag(
+        "--witness",
+        "For a linearizable history, also print the order the search found (in --json: each part's 'witness')."
+      ),
       .flag("--json", "Print one JSON document instead of the text."),
       .value("--junit", "FILE", "Write the verdict to FILE as JUnit XML, for CI."),
       .quiet,
@@ -61,20 +73,43 @@ enum CheckCommand {
         option: "--model", value: model,
         expected: "one of " + BuiltInModels.names.joined(separator: ", "), command: "check")
     }
+    let initial = try initialState(parsed)
+    let nilReads = try nilReadMeaning(parsed)
     let timeout = try parsed.seconds("--timeout")
     let interruption = Interruption.watch()
     defer { interruption.stop() }
-    let history: RecordedHistory
-    let verdict: HistoryVerdict
     let statusLine = context.statusLine(for: parsed)
     defer { statusLine?.clear() }
+    var history: RecordedHistory
     do throws(HistoryInputError) {
       statusLine?.update("\(path): reading")
       history = try format.read(contentsOf: path, model: model)
+    } catch {
+      statusLine?.clear()
+      context.printError("\(context.programName): \(path): \(error)")
+      return .dataError
+    }
+    // Only now is the model known when the file names it.
+    if let initial {
+      try check(initial, against: history.model)
+      // The flag wins over the file's own `initial`.
+      history.initial = initial.value
+    }
+    if nilReads == .unknown, !NilReadMeaning.models.contains(history.model) {
+      throw .invalidValue(
+        option: "--nil-read", value: NilReadMeaning.unknown.rawValue,
+        expected: "value, since only reads of the "
+          + "\(NilReadMeaning.models.joined(separator: " and ")) models can be unknown "
+          + "and this history's model is \(history.model)",
+        command: "check")
+    }
+    let verdict: HistoryVerdict
+    do throws(HistoryInputError) {
       statusLine?.update("\(path): checking \(history.operations.count) operations")
       var checker = HistoryChecker(
         timeout: timeout, partitions: !parsed.flag("--no-partitions"),
         checksAllPartitions: parsed.flag("--all-partitions"))
+      checker.nilReads = nilReads
       checker.interruption = interruption
       do {
         verdict = try checker.check(history)
@@ -105,7 +140,8 @@ enum CheckCommand {
     if let interruptedBy { status = .interrupted(by: interruptedBy) }
     statusLine?.clear()
     let text = HistoryVerdictText(
-      file: path, history: history, verdict: verdict, interruptedBy: interruptedBy)
+      file: path, history: history, verdict: verdict, interruptedBy: interruptedBy,
+      showsWitness: parsed.flag("--witness"))
     if let junitPath = parsed.value("--junit") {
       let details = text.lines.joined(separator: "\n")
       let outcome: JUnitReport.TestCase.Outcome =
@@ -131,10 +167,57 @@ enum CheckCommand {
       HTMLReport.page(of: verdict, history: history, file: path)
     }
     if parsed.flag("--json") {
-      return context.printJSON(CheckJSON(file: path, history: history, verdict), status: status)
+      return context.printJSON(
+        CheckJSON(file: path, history: history, verdict, witness: parsed.flag("--witness")),
+        status: status)
     }
     text.lines.forEach(context.print)
     return status
+  }
+
+  /// The `--initial` state as the user wrote it and as JSON; nil when the option is absent.
+  private static func initialState(_ parsed: ParsedArguments) throws(UsageError)
+    -> (text: String, value: Value)?
+  {
+    guard let text = parsed.value("--initial") else { return nil }
+    guard let value = Value.parsingJSON(text) else {
+      throw .invalidValue(
+        option: "--initial", value: text,
+        expected: "the model's state as JSON, such as 0, \"x\", [1, 2] or {\"k\": \"v\"}",
+        command: "check")
+    }
+    return (text, value)
+  }
+
+  /// The `--nil-read` meaning; `value` when the option is absent.
+  private static func nilReadMeaning(_ parsed: ParsedArguments) throws(UsageError)
+    -> NilReadMeaning
+  {
+    guard let text = parsed.value("--nil-read") else { return .value }
+    guard let meaning = NilReadMeaning(rawValue: text) else {
+      throw .invalidValue(
+        option: "--nil-read", value: text, expected: "value or unknown", command: "check")
+    }
+    return meaning
+  }
+
+  /// Rejects an `--initial` state that does not have the shape of `model`'s states.
+  private static func check(_ initial: (text: String, value: Value), against model: String)
+    throws(UsageError)
+  {
+    guard let type = BuiltInModels.model(named: model) else { return }
+    do {
+      _ = try type.init(state: initial.value)
+    } catch {
+      let expected: String
+      if case .wrongState(_, let shape, _) = error {
+        expected = "\(shape), the \(model) model's state"
+      } else {
+        expected = "the \(model) model's state: \(error)"
+      }
+      throw .invalidValue(
+        option: "--initial", value: initial.text, expected: expected, command: "check")
+    }
   }
 
   /// A model's rejection of a Jepsen history names the line of the invocation, not an index nobody sees.
