@@ -20,7 +20,7 @@ enum CheckCommand {
       ),
       .value(
         "--initial", "STATE",
-        "The model's initial state as JSON, such as 0 or '\"x\"' for a register, overriding the file's (default: the file's, else the model's: null, 0, [] or {})."
+        "The model's initial state as JSON (0, '\"x\"', '[1, 2]', '{\"k\": \"v\"}'); it wins over the file's own (default: the file's, else the model's: null for registers, 0, [] or {})."
       ),
       .value(
         "--nil-read", "MEANING",
@@ -44,11 +44,15 @@ enum CheckCommand {
     ],
     discussion: [
       "Histories of kv and dictionary are checked one key at a time, in parallel, when every",
-      "operation names one key. Exits 0 when the history is linearizable, 1 when it is not,",
-      "75 when the time ran out first, 65 when the file is rejected (the message names",
-      "the operation or line and the problem), 73 when it is linearizable but the --junit or",
-      "--html file could not be written, and 130 or 143 after SIGINT or SIGTERM, once what",
-      "was decided so far is printed.",
+      "operation names one key. A register or cas-register starts at null (nil), as Knossos's",
+      "do unless given a value (its tests give 0: --initial 0), and a read that returned nil",
+      "says the register held nil; --nil-read unknown reads it as Knossos does, as a read of",
+      "unknown value that fits any state. Operations are cited by their lines in the file.",
+      "Exits 0 when the history is linearizable, 1 when it is not, 75 when the time ran out",
+      "first, 64 when an option (--initial, --nil-read, …) is wrong for the history, 65 when",
+      "the file is rejected (the message names the operation or line and the problem), 73",
+      "when it is linearizable but the --junit or --html file could not be written, and 130",
+      "or 143 after SIGINT or SIGTERM, once what was decided so far is printed.",
     ],
     execute: { parsed, context throws(UsageError) in try run(parsed, context) })
 
