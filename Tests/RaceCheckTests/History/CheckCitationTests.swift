@@ -38,6 +38,22 @@ extension RaceCheckTestSuite {
       #expect(result.output.contains("  - lines 4–5 process 1: read → 2: the model returns 3"))
     }
 
+    @Test func jepsenLogOperationsCarryTheirLines() throws {
+      let log = """
+        INFO  jepsen.util - 2	:invoke	:cas	[2 4]
+        some other line
+        INFO  jepsen.util - 3	:invoke	:read	nil
+        INFO  jepsen.util - 2	:fail	:cas	[2 4]
+        INFO  jepsen.util - 3	:ok	:read	2
+        """
+      let history = try HistoryFormat.jepsenLog.read(Array(log.utf8))
+      #expect(
+        history.operations.map(\.source) == [
+          .event(invocation: 1, completion: 4), .event(invocation: 3, completion: 5),
+        ])
+      #expect(history.citation(of: 0) == "lines 1–4")
+    }
+
     @Test func jsonKeepsIndexesAndAddsLines() throws {
       let result = try CheckCLI.check(
         contents: nilReadAfterWrite,

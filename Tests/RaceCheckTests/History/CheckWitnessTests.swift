@@ -44,6 +44,15 @@ extension RaceCheckTestSuite {
       }
     }
 
+    @Test func witnessOfAKeyedHistoryCheckedWholeReplaysThroughTheModel() throws {
+      let history = try HistoryFormat.json.read(Array(keyedHistory.utf8))
+      let verdict = try HistoryChecker(partitions: false).check(history)
+      #expect(verdict.parts.map(\.key) == [nil])
+      let witness = try #require(verdict.parts.first?.witness)
+      #expect(witness.count == history.operations.count)
+      try expectLinearization(witness, of: history, as: KeyValueModel.self)
+    }
+
     @Test func textListsTheWitnessByLineWithNilResults() throws {
       let result = try CheckCLI.check(
         contents: nilReadAfterWrite,

@@ -52,12 +52,14 @@ extension Timeline {
           text =
             "\(citation(candidate.operation)) \(name) returned \(returned); "
             + "the model allows \(allowed)"
-        case .deadEnd(let returned):
-          text =
-            "\(citation(candidate.operation)) \(name) "
-            + (returned.map { "returned \($0), as the model allows" }
-              ?? "(outcome unknown) fits here")
-            + ", but no order after it works"
+        case .deadEnd:
+          // As the text report has it: what it returned, nothing for one that returns nothing.
+          let operation = operations[candidate.operation]
+          let fits =
+            operation.status == .info
+            ? "(outcome unknown) fits here"
+            : operation.result.map { "returned \($0), as the model allows" } ?? "fits here"
+          text = "\(citation(candidate.operation)) \(name) \(fits), but no order after it works"
         }
         return "<li class=\"\(candidate.fits ? "dead-end" : "unplaceable")\" "
           + "data-operation=\"\(candidate.operation)\">\(HTMLText.escaped(text))</li>"
