@@ -14,7 +14,7 @@ public struct HistoryVerdict: Sendable, Hashable, Codable {
   public struct Part: Sendable, Hashable, Codable {
     /// The key of the part, or nil for the whole history.
     public var key: String?
-    /// The operations searched: the part's, without `fail` ones and `info` ones that change nothing.
+    /// The operations searched: the part's, without `fail` ones, `info` ones that change nothing and reads of nil read as unknown.
     public var operations: Int
     /// The part's verdict; `unknown` also when it was not finished because another part failed first.
     public var verdict: Kind
