@@ -32,6 +32,16 @@ extension RaceCheckTestSuite {
       #expect(result.status == 0)
     }
 
+    @Test func nullIsTheModelsDefaultAsInTheFile() throws {
+      // The file starts "a" at "x"; null puts it back at the kv model's default, "" for every key.
+      let history = keyValueHistory.replacingOccurrences(
+        of: #""result": "z""#, with: #""result": """#
+      )
+      .replacingOccurrences(of: #""result": "y""#, with: #""result": """#)
+      #expect(try CheckCLI.check(contents: history).status == 1)
+      #expect(try CheckCLI.check(contents: history, arguments: ["--initial", "null"]).status == 0)
+    }
+
     @Test(arguments: [
       (
         ["--initial", "{"],

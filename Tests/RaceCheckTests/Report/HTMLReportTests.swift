@@ -126,6 +126,21 @@ extension RaceCheckTestSuite {
       #expect((timelines.first?["result"] as? [Any])?.last as? String == "nil")
     }
 
+    @Test func witnessIsListedByLineWhenAsked() throws {
+      let history = try HistoryFormat.jepsen.read(
+        Array(nilReadAfterWrite.utf8), model: "register")
+      var checker = HistoryChecker()
+      checker.nilReads = .unknown
+      let verdict = try checker.check(history)
+      let html = HTMLReport.page(of: verdict, history: history, file: "h.edn", showsWitness: true)
+      #expect(
+        html.contains(
+          #"<ol class="witness"><li data-operation="0">lines 2–3 write(1) on process 0</li>"#
+            + #"<li data-operation="1">lines 4–5 read → nil on process 1</li></ol>"#))
+      let plain = HTMLReport.page(of: verdict, history: history, file: "h.edn")
+      #expect(!plain.contains(#"class="witness""#))
+    }
+
     @Test func interleavingIsATableWithAColumnPerThread() {
       let trace = InterleavingTrace(
         threadNames: ["Thread 0", "Thread 1"],

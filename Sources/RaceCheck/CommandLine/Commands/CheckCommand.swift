@@ -20,7 +20,7 @@ enum CheckCommand {
       ),
       .value(
         "--initial", "STATE",
-        "The model's initial state as JSON (0, '\"x\"', '[1, 2]', '{\"k\": \"v\"}'); it wins over the file's own (default: the file's, else the model's: null for registers, 0, [] or {})."
+        "The model's initial state as JSON (0, '\"x\"', '[1, 2]', '{\"k\": \"v\"}'); it wins over the file's own, and null is the model's default (default: the file's, else the model's: null for registers, 0, [] or {})."
       ),
       .value(
         "--nil-read", "MEANING",
@@ -95,9 +95,9 @@ enum CheckCommand {
     }
     // Only now is the model known when the file names it.
     if let initial {
-      try check(initial, against: history.model)
-      // The flag wins over the file's own `initial`.
-      history.initial = initial.value
+      // The flag wins over the file's own `initial`; `null`, as in the file, is the model's default.
+      if !initial.value.isNull { try check(initial, against: history.model) }
+      history.initial = initial.value.isNull ? Value?.none : .some(initial.value)
     }
     if nilReads == .unknown, !NilReadMeaning.models.contains(history.model) {
       throw .invalidValue(
@@ -168,7 +168,8 @@ enum CheckCommand {
         succeeded: context.writeReportFile(junit.xml, to: junitPath, what: "JUnit report"))
     }
     status = HTMLOption.write(parsed, status: status, context) {
-      HTMLReport.page(of: verdict, history: history, file: path)
+      HTMLReport.page(
+        of: verdict, history: history, file: path, showsWitness: parsed.flag("--witness"))
     }
     if parsed.flag("--json") {
       return context.printJSON(

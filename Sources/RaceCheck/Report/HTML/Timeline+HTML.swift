@@ -67,6 +67,16 @@ extension Timeline {
     return html
   }
 
+  /// Each linearizable part's order as the search found it, as a list of the page's operations.
+  func witnessHTML(_ parts: [(key: String?, order: [Int])]) -> String {
+    parts.map { key, order in
+      let of = key.map { " of key <code>\(HTMLText.escaped(Value.quoted($0)))</code>" } ?? ""
+      return "<p class=\"witness-summary\">A linearization\(of): \(order.count) "
+        + "operation\(order.count == 1 ? "" : "s")\(order.isEmpty ? "." : ", in this order:")</p>"
+        + HTMLFragment.list("ol", class: "witness", order.map(item))
+    }.joined()
+  }
+
   private func item(_ index: Int) -> String {
     "<li data-operation=\"\(index)\">\(HTMLText.escaped(describe(index)))</li>"
   }
