@@ -17,6 +17,8 @@ public struct HistoryChecker: Sendable {
   public var checksAllPartitions: Bool
   /// Whether to work out the window, the longest prefix and the candidates of a violation.
   public var explains: Bool
+  /// What a `register` or `cas-register` read that returned nil means; by default, that the register held nil.
+  public var nilReads: NilReadMeaning = .value
   /// Stops the search, leaving the parts it had not decided `unknown`, once SIGINT or SIGTERM came.
   package var interruption: Interruption?
 
@@ -43,7 +45,10 @@ public struct HistoryChecker: Sendable {
     throws(HistoryFileError) -> HistoryVerdict
   {
     let started = MonotonicClock.now()
-    let typed = try TypedHistory<Model>(history)
+    var decoded = try TypedHistory<Model>(history)
+    // Reads that fit every state are left out of the search and put back into its order.
+    let unknownReads = nilReads == .unknown ? decoded.readingNilAsUnknown() : []
+    let typed = decoded
     let parts = Partition.parts(of: typed, split: partitions)
     let deadline = timeout.map { started + Int64($0 * 1e9) }
     let stop = StopFlag()
@@ -72,10 +77,17 @@ public struct HistoryChecker: Sendable {
     var verdict = HistoryVerdict(
       verdict: .linearizable, parts: [], violation: nil, seconds: 0)
     for (part, outcome) in zip(parts, finished) {
+      var witness: [Int]?
+      if case .linearizable(let order) = outcome.result {
+        // Register models are never split, so a left-out read belongs to the only part.
+        witness = Witness.inserting(
+          parts.count == 1 ? unknownReads : [], into: order.map { part.operations[$0] },
+          callTimes: typed.callTimes, returnTimes: typed.returnTimes)
+      }
       verdict.parts.append(
         HistoryVerdict.Part(
           key: part.key, operations: part.operations.count, verdict: outcome.kind,
-          seconds: outcome.seconds))
+          seconds: outcome.seconds, witness: witness))
     }
     if let failing = finished.firstIndex(where: { $0.kind == .notLinearizable }) {
       verdict.verdict = .notLinearizable

@@ -14,12 +14,17 @@ public struct HistoryVerdict: Sendable, Hashable, Codable {
   public struct Part: Sendable, Hashable, Codable {
     /// The key of the part, or nil for the whole history.
     public var key: String?
-    /// The operations searched: the part's, without `fail` ones and `info` ones that change nothing.
+    /// The operations searched: the part's, without `fail` ones, `info` ones that change nothing and reads of nil read as unknown.
     public var operations: Int
     /// The part's verdict; `unknown` also when it was not finished because another part failed first.
     public var verdict: Kind
     /// Seconds its search took.
     public var seconds: Double
+    /// For a linearizable part, the order its search found, as file indexes: every operation that took effect, each after those that returned before it was called.
+    ///
+    /// `fail` operations are not in it, nor `info` ones that the search did not need to
+    /// take effect. Nil for a part that is not linearizable or was not decided.
+    public var witness: [Int]? = nil
   }
 
   /// The verdict of the whole history.

@@ -36,7 +36,8 @@ extension HistoryFile {
           }
           var read: [RecordedHistory.Operation] = []
           try scanner.readArray { scanner, index in
-            read.append(try operation(try scanner.readValue(depth: 1), index: index))
+            let line = scanner.lineOfNextValue()
+            read.append(try operation(try scanner.readValue(depth: 1), index: index, line: line))
           }
           operations = read
         default: try scanner.skipValue()
@@ -69,7 +70,7 @@ extension HistoryFile {
   }
 
   /// One operation of the array, every field checked.
-  private static func operation(_ value: Value, index: Int) throws(HistoryFileError)
+  private static func operation(_ value: Value, index: Int, line: Int) throws(HistoryFileError)
     -> RecordedHistory.Operation
   {
     func problem(_ problem: HistoryFileError.OperationProblem) -> HistoryFileError {
@@ -121,7 +122,7 @@ extension HistoryFile {
     }
     return RecordedHistory.Operation(
       process: process, name: name, arguments: arguments, call: Int64(call), return: end,
-      result: fields["result"] ?? .null, status: status)
+      result: fields["result"] ?? .null, status: status, source: .element(line: line))
   }
 
   /// Rejects two operations of one process that overlap in time, and anything a process calls after an `info` one.

@@ -18,6 +18,8 @@ struct JSONScanner {
 
   private let bytes: [UInt8]
   private(set) var offset = 0
+  /// The offset up to which ``lineOfNextValue()`` has counted newlines, and the line there.
+  private var counted = (offset: 0, line: 1)
 
   init(_ bytes: [UInt8]) {
     self.bytes = bytes
@@ -32,6 +34,21 @@ struct JSONScanner {
       lineStart = index + 1
     }
     return (line, offset - lineStart + 1)
+  }
+
+  /// The 1-based line where the next value starts.
+  ///
+  /// Counts only the newlines since the last call, so asking for every element of a huge
+  /// array stays linear in the file's size.
+  mutating func lineOfNextValue() -> Int {
+    skipWhitespace()
+    var line = counted.line
+    for index in counted.offset..<min(offset, bytes.count) where bytes[index] == UInt8(ascii: "\n")
+    {
+      line += 1
+    }
+    counted = (offset, line)
+    return line
   }
 
   /// Whether only whitespace is left.

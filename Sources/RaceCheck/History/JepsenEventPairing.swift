@@ -124,6 +124,7 @@ struct JepsenEventPairing {
       process: invocation.process.value, name: function, arguments: arguments,
       call: Int64(invocation.line),
       return: status == .info ? nil : completion.map { Int64($0.line) },
-      result: result, status: status)
+      result: result, status: status,
+      source: .event(invocation: invocation.line, completion: completion?.line))
   }
 }

@@ -19,11 +19,13 @@ public struct RecordedHistory: Hashable, Sendable {
     public var result: Value
     /// What is known of its outcome.
     public var status: History.Status
+    /// Where in its file it was read.
+    public var source: SourceLocation
 
     /// Creates an operation.
     public init(
       process: Value, name: String, arguments: [Value], call: Int64, return: Int64?,
-      result: Value = .null, status: History.Status = .ok
+      result: Value = .null, status: History.Status = .ok, source: SourceLocation = .unknown
     ) {
       self.process = process
       self.name = name
@@ -32,6 +34,7 @@ public struct RecordedHistory: Hashable, Sendable {
       self.return = `return`
       self.result = result
       self.status = status
+      self.source = source
     }
   }
 

@@ -5,6 +5,8 @@ struct HistoryVerdictText {
   let verdict: HistoryVerdict
   /// The signal that stopped an undecided search, if one did rather than the time limit.
   var interruptedBy: Int32? = nil
+  /// Whether a linearizable history's text goes on with the order the search found.
+  var showsWitness = false
 
   /// At most this many operations are listed in one place; the rest are counted.
   private static let listed = 12
@@ -19,7 +21,8 @@ struct HistoryVerdictText {
       "\(history.operations.count) operations (\(operations) searched\(partsText)), \(PlainNumber.text(seconds(verdict.seconds))) s"
     switch verdict.verdict {
     case .linearizable:
-      return ["\(file): linearizable under the \(history.model) model; \(summary)."]
+      let verdictLine = "\(file): linearizable under the \(history.model) model; \(summary)."
+      return showsWitness ? [verdictLine] + witness : [verdictLine]
     case .unknown:
       let open = verdict.parts.filter { $0.verdict == .unknown }.count
       let undecided =
@@ -44,10 +47,13 @@ struct HistoryVerdictText {
     }
     let window = violation.window
     if let first = window.first, let last = window.last {
+      let operations =
+        window.count == 1
+        ? "the 1 operation \(history.citation(of: first))"
+        : "the \(window.count) operations called from \(history.citation(of: first)) to "
+          + history.citation(of: last)
       lines.append(
-        "Smallest failing window: the \(window.count) operation\(window.count == 1 ? "" : "s") called up to "
-          + "operations[\(last)] (from operations[\(first)]); no order of them explains every result:"
-      )
+        "Smallest failing window: \(operations); no order of them explains every result:")
       lines += listing(window)
     }
     lines.append("")
@@ -58,23 +64,35 @@ struct HistoryVerdictText {
     lines.append("The model's state then: \(violation.state)")
     lines.append("It cannot be extended: every operation that could come next fails.")
     for candidate in violation.candidates {
-      let operation = history.operations[candidate.operation]
+      let operation =
+        "\(history.citation(of: candidate.operation)) \(history.describe(candidate.operation))"
       if candidate.fits {
-        lines.append(
-          "  - operations[\(candidate.operation)] \(operation): fits here, but no order after it works"
-        )
+        lines.append("  - \(operation): fits here, but no order after it works")
       } else {
-        lines.append(
-          "  - operations[\(candidate.operation)] \(operation): the model returns \(candidate.modelReturns)"
-        )
+        lines.append("  - \(operation): the model returns \(candidate.modelReturns.resultText)")
       }
+    }
+    return lines
+  }
+
+  /// Each part's linearization, whole: `--witness` asked for it.
+  private var witness: [String] {
+    var lines: [String] = []
+    for part in verdict.parts {
+      guard let order = part.witness else { continue }
+      lines.append("")
+      let key = part.key.map { " of key \(Value.quoted($0))" } ?? ""
+      lines.append(
+        "A linearization\(key): \(order.count) operation\(order.count == 1 ? "" : "s")"
+          + (order.isEmpty ? "." : ", in this order:"))
+      lines += order.map { "    \(history.citation(of: $0)) \(history.describe($0))" }
     }
     return lines
   }
 
   private func listing(_ indexes: [Int]) -> [String] {
     var lines = indexes.prefix(Self.listed).map {
-      "    operations[\($0)] \(history.operations[$0])"
+      "    \(history.citation(of: $0)) \(history.describe($0))"
     }
     if indexes.count > Self.listed {
       lines.append("    … and \(indexes.count - Self.listed) more (--json lists them all)")

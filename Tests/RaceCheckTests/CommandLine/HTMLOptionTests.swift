@@ -63,7 +63,7 @@ extension RaceCheckTestSuite {
       let page = try folder.read("h.html")
       #expect(
         page.contains(
-          #"<li class="unplaceable" data-operation="1">operations[1] read on process 1 "#
+          #"<li class="unplaceable" data-operation="1">operations[1] (line 3) read on process 1 "#
             + "returned 2; the model allows 1</li>"))
     }
 

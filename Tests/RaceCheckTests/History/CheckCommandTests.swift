@@ -18,7 +18,9 @@ extension RaceCheckTestSuite {
     @Test func violationExitsOneWithItsExplanation() throws {
       let result = try CheckCLI.check(contents: registerHistory(read: 2))
       #expect(result.status == 1)
-      #expect(result.output.contains("  - operations[1] process 1: read → 2: the model returns 1"))
+      #expect(
+        result.output.contains(
+          "  - operations[1] (line 3) process 1: read → 2: the model returns 1"))
     }
 
     @Test func jsonDocumentHasTheVerdict() throws {

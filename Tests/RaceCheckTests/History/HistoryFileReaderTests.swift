@@ -22,7 +22,14 @@ extension RaceCheckTestSuite {
     @Test func writtenHistoryReadsBack() throws {
       let history = try HistoryFile.read(Array(example.utf8), models: BuiltInModels.names)
       let text = HistoryFile.encode(history)
-      #expect(try HistoryFile.read(Array(text.utf8), models: BuiltInModels.names) == history)
+      // The lines differ (the encoder writes one operation a line); the rest reads back.
+      var readBack = try HistoryFile.read(Array(text.utf8), models: BuiltInModels.names)
+      var expected = history
+      for index in expected.operations.indices {
+        readBack.operations[index].source = .unknown
+        expected.operations[index].source = .unknown
+      }
+      #expect(readBack == expected)
     }
 
     @Test(arguments: malformedFiles)

@@ -110,6 +110,37 @@ extension RaceCheckTestSuite {
       #expect(timelines.first?["lanes"] as? [String] == ["process 0", #"process "n2""#])
     }
 
+    @Test func htmlPageCitesLinesAndNilResults() throws {
+      let history = try HistoryFormat.jepsen.read(
+        Array(nilReadAfterWrite.utf8), model: "register")
+      let verdict = try HistoryChecker().check(history)
+      let html = HTMLReport.page(of: verdict, history: history, file: "h.edn")
+      #expect(
+        html.contains(
+          #"<li class="unplaceable" data-operation="1">lines 4–5 read on process 1 "#
+            + "returned nil; the model allows 1</li>"))
+      #expect(html.contains(#"<li data-operation="0">lines 2–3 write(1) on process 0</li>"#))
+      #expect(html.contains("called from lines 2–3 to lines 4–5"))
+      let timelines = try #require(Pages.data(of: html)["timelines"] as? [[String: Any]])
+      #expect(timelines.first?["cite"] as? [String] == ["lines 2–3", "lines 4–5"])
+      #expect((timelines.first?["result"] as? [Any])?.last as? String == "nil")
+    }
+
+    @Test func witnessIsListedByLineWhenAsked() throws {
+      let history = try HistoryFormat.jepsen.read(
+        Array(nilReadAfterWrite.utf8), model: "register")
+      var checker = HistoryChecker()
+      checker.nilReads = .unknown
+      let verdict = try checker.check(history)
+      let html = HTMLReport.page(of: verdict, history: history, file: "h.edn", showsWitness: true)
+      #expect(
+        html.contains(
+          #"<ol class="witness"><li data-operation="0">lines 2–3 write(1) on process 0</li>"#
+            + #"<li data-operation="1">lines 4–5 read → nil on process 1</li></ol>"#))
+      let plain = HTMLReport.page(of: verdict, history: history, file: "h.edn")
+      #expect(!plain.contains(#"class="witness""#))
+    }
+
     @Test func interleavingIsATableWithAColumnPerThread() {
       let trace = InterleavingTrace(
         threadNames: ["Thread 0", "Thread 1"],

@@ -133,6 +133,10 @@ extension HTMLPage {
           }
         }
 
+        cite(i) {
+          return this.t.cite ? this.t.cite[i] : `operations[${i}]`;
+        }
+
         label(i) {
           const t = this.t;
           const args = t.args[i];
@@ -205,8 +209,8 @@ extension HTMLPage {
               go.type = "button";
               go.dataset.operation = String(i);
               go.textContent = c.fits
-                ? `Go to operations[${i}] ${this.label(i)}: it fits, but no order after it works`
-                : `Go to operations[${i}] ${this.label(i)}: it cannot be placed; it returned `
+                ? `Go to ${this.cite(i)} ${this.label(i)}: it fits, but no order after it works`
+                : `Go to ${this.cite(i)} ${this.label(i)}: it cannot be placed; it returned `
                   + `${c.returned === null ? "?" : c.returned}, the model allows ${c.allowed}`;
               go.addEventListener("click", () => this.goTo(i));
               item.append(go);
@@ -353,7 +357,7 @@ extension HTMLPage {
         describe(i) {
           const t = this.t;
           const parts = [
-            `operations[${i}] ${this.text(i)} on ${t.lanes[t.lane[i]]}`,
+            `${this.cite(i)} ${this.text(i)} on ${t.lanes[t.lane[i]]}`,
             `called at ${t.call[i]}` + (t.ret[i] === null
               ? ", never returned (outcome unknown)" : `, returned at ${t.ret[i]}`),
           ];

@@ -5,8 +5,11 @@ extension HTMLReport {
   ///   - verdict: What the history checker found.
   ///   - history: The history it checked.
   ///   - file: The history file, as the user named it.
+  ///   - showsWitness: Whether a linearizable history's page lists the order the search found (`--witness`).
   /// - Returns: The page's HTML, a whole document.
-  static func page(of verdict: HistoryVerdict, history: RecordedHistory, file: String) -> String {
+  static func page(
+    of verdict: HistoryVerdict, history: RecordedHistory, file: String, showsWitness: Bool = false
+  ) -> String {
     let headline: String
     switch verdict.verdict {
     case .linearizable: headline = "linearizable under the \(history.model) model"
@@ -47,11 +50,16 @@ extension HTMLReport {
       "<section class=\"explanation\"><h2>\(verdict.violation == nil ? "History" : "Why no order works")</h2>"
     )
     page.appendTimeline(timeline, caption: caption)
-    page.append(timeline.marksHTML + "</section>")
-    page.append(
-      textReport(
-        HistoryVerdictText(file: file, history: history, verdict: verdict).lines.joined(
-          separator: "\n")))
+    page.append(timeline.marksHTML)
+    if showsWitness {
+      page.append(
+        timeline.witnessHTML(
+          verdict.parts.compactMap { part in part.witness.map { (part.key, $0) } }))
+    }
+    page.append("</section>")
+    let text = HistoryVerdictText(
+      file: file, history: history, verdict: verdict, showsWitness: showsWitness)
+    page.append(textReport(text.lines.joined(separator: "\n")))
     return page.html
   }
 }

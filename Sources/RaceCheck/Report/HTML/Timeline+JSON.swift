@@ -55,7 +55,15 @@ extension Timeline {
     for operation in operations {
       json += operation.status == .ok ? "o" : operation.status == .fail ? "f" : "i"
     }
-    json += "\",\"marks\":"
+    json += "\""
+    // How the page names each operation, only when the history was read from a file with lines.
+    if operations.contains(where: { $0.source != .unknown }) {
+      json += ",\"cite\":"
+      Self.appendArray(Array(operations.indices), to: &json) { index, json in
+        HTMLText.appendJSONString(citation(index), to: &json)
+      }
+    }
+    json += ",\"marks\":"
     if let marks {
       Self.append(marks, to: &json)
     } else {

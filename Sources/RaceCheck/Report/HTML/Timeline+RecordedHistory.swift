@@ -3,15 +3,14 @@ extension Timeline {
   init(history: RecordedHistory, violation: Violation?) {
     let processes = Array(Set(history.operations.map(\.process))).sorted(by: Value.sortsBefore)
     let laneOfProcess = Dictionary(uniqueKeysWithValues: processes.enumerated().map { ($1, $0) })
-    let operations = history.operations.map { operation in
-      Operation(
+    let operations = history.operations.indices.map { index in
+      let operation = history.operations[index]
+      return Operation(
         lane: laneOfProcess[operation.process, default: 0], callTime: operation.call,
         returnTime: operation.status == .info ? nil : operation.return,
         call: Scenario.Call(operation.name, operation.arguments),
-        // As `racecheck check` prints them: a null result is the result of a call that returns nothing.
-        result: operation.result.isNull || operation.status == .info
-          ? nil : operation.result.description,
-        status: operation.status)
+        // As `racecheck check` prints them: `nil` for a nil a read returned, nothing for a write.
+        result: history.resultText(index), status: operation.status, source: operation.source)
     }
     let marks = violation.map { violation in
       Marks(
@@ -21,11 +20,11 @@ extension Timeline {
           Candidate(
             operation: candidate.operation,
             failure: candidate.fits
-              ? .deadEnd(returned: candidate.returned?.description)
+              ? .deadEnd(returned: candidate.returned?.resultText)
               // Only an operation whose outcome is known can fail to fit, so `returned` is there.
               : .unplaceable(
-                returned: candidate.returned?.description ?? "null",
-                allowed: candidate.modelReturns.description))
+                returned: candidate.returned?.resultText ?? "nil",
+                allowed: candidate.modelReturns.resultText))
         })
     }
     self.init(

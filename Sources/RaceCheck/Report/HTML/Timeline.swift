@@ -18,6 +18,8 @@ struct Timeline: Sendable {
     var result: String?
     /// What is known of its outcome.
     var status: History.Status
+    /// Where in its file it was read, which names it in the page: `line 7` rather than `operations[2]`.
+    var source: RecordedHistory.SourceLocation = .unknown
   }
 
   /// An operation that could come next after the longest linearization, and why no full order starts with it.
