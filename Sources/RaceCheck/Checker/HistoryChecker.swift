@@ -80,8 +80,10 @@ public struct HistoryChecker: Sendable {
     if let failing = finished.firstIndex(where: { $0.kind == .notLinearizable }) {
       verdict.verdict = .notLinearizable
       if explains {
-        verdict.violation = Explainer(history: typed, part: parts[failing], deadline: deadline)
-          .violation(finished[failing].result)
+        let explainer = Explainer(
+          history: typed, part: parts[failing], deadline: deadline,
+          decidingSteps: finished[failing].work.steps)
+        verdict.violation = explainer.violation(finished[failing]).violation
       }
     } else if finished.contains(where: { $0.kind == .unknown }) {
       verdict.verdict = .unknown
@@ -113,6 +115,10 @@ final class PartResults<Model: HistoryModel>: Sendable {
 struct PartOutcome<Model: HistoryModel>: Sendable {
   var result: WingGongSearch.Result
   var seconds: Double
+  /// What the search cost; nothing when a proof decided without it.
+  var work = WingGongSearch.Work()
+  /// The operation (a position in the part's operations) that proves the violation without search, when one did.
+  var proof: ImpossibleRead?
 
   var kind: HistoryVerdict.Kind {
     switch result {
@@ -123,9 +129,12 @@ struct PartOutcome<Model: HistoryModel>: Sendable {
   }
 
   /// Searches one part; operation numbers in the result are positions in `part.operations`.
+  ///
+  /// With `proves`, a register's history is first tested for an ``ImpossibleRead``, which
+  /// decides a violation without search.
   static func search(
     _ part: Partition<Model>, of history: TypedHistory<Model>, budget: WingGongSearch.Budget,
-    until cut: Int64 = .max
+    until cut: Int64 = .max, proves: Bool = true
   ) -> PartOutcome {
     let started = MonotonicClock.now()
     let members = part.operations.filter { history.callTimes[$0] <= cut }
@@ -134,6 +143,14 @@ struct PartOutcome<Model: HistoryModel>: Sendable {
     let steps = members.map { history.steps[$0] }
     let results = members.map { history.results[$0] }
     let isInfo = zip(members, pending).map { history.statuses[$0] == .info || $1 }
+    if proves, let register = Model.self as? any RegisterAccessModel.Type,
+      let proof = ImpossibleRead.first(
+        register, in: history, members: members, isInfo: isInfo, initial: part.initial.state)
+    {
+      return PartOutcome(
+        result: .notLinearizable(longestPrefix: [], state: 0),
+        seconds: Double(MonotonicClock.now() - started) / 1e9, proof: proof)
+    }
     let operations = WingGongSearch.Operations(
       callTimes: members.map { history.callTimes[$0] },
       returnTimes: zip(members, isInfo).map { $1 ? .max : history.returnTimes[$0] },
@@ -142,6 +159,7 @@ struct PartOutcome<Model: HistoryModel>: Sendable {
         !info && history.leavesStateUnchanged(index)
       })
     let result: WingGongSearch.Result
+    var work = WingGongSearch.Work()
     if let keyValueSteps = steps as? [KeyValueModel.Step],
       let initial = part.initial as? KeyValueModel,
       let key = part.key
@@ -149,11 +167,11 @@ struct PartOutcome<Model: HistoryModel>: Sendable {
       // One key of a key-value store: states as string fingerprints, see KeyValueStateSpace.
       var space = KeyValueStateSpace(
         initial: initial.values[key] ?? "", steps: keyValueSteps, results: results, isInfo: isInfo)
-      result = WingGongSearch.run(operations, transitions: &space, budget: budget)
+      result = WingGongSearch.run(operations, transitions: &space, budget: budget, work: &work)
     } else if part.key == nil, let keyed = Model.self as? any KeyedHistoryModel.Type,
       let whole = searchWhole(
         keyed, steps: steps, results: results, initial: part.initial, operations: operations,
-        budget: budget)
+        budget: budget, work: &work)
     {
       // A whole history of independent keys: one search, states and learning per key.
       result = whole
@@ -162,15 +180,17 @@ struct PartOutcome<Model: HistoryModel>: Sendable {
         let returned = state.apply(steps[index])
         return isInfo[index] || returned == results[index]
       }
-      result = WingGongSearch.run(operations, transitions: &space, budget: budget)
+      result = WingGongSearch.run(operations, transitions: &space, budget: budget, work: &work)
     }
-    return PartOutcome(result: result, seconds: Double(MonotonicClock.now() - started) / 1e9)
+    return PartOutcome(
+      result: result, seconds: Double(MonotonicClock.now() - started) / 1e9, work: work)
   }
 
   /// Searches a whole keyed history with ``KeyedWholeSearch``; nil when an operation spans keys.
   private static func searchWhole<Keyed: KeyedHistoryModel>(
     _: Keyed.Type, steps: [Model.Step], results: [Value], initial: Model,
-    operations: WingGongSearch.Operations, budget: WingGongSearch.Budget
+    operations: WingGongSearch.Operations, budget: WingGongSearch.Budget,
+    work: inout WingGongSearch.Work
   ) -> WingGongSearch.Result? {
     var names: [String] = []
     var numbers: [String: Int] = [:]
@@ -194,7 +214,8 @@ struct PartOutcome<Model: HistoryModel>: Sendable {
           initial: store.values[names[key]] ?? "", steps: members[key].map { keyValueSteps[$0] },
           results: members[key].map { results[$0] }, isInfo: members[key].map { isInfo[$0] })
       }
-      return KeyedWholeSearch.run(operations, keys: keys, spaces: &spaces, budget: budget)
+      return KeyedWholeSearch.run(
+        operations, keys: keys, spaces: &spaces, budget: budget, work: &work)
     }
     let map = initial as! Keyed
     var spaces = names.indices.map { key in
@@ -204,7 +225,8 @@ struct PartOutcome<Model: HistoryModel>: Sendable {
         return isInfo[own[operation]] || returned == results[own[operation]]
       }
     }
-    return KeyedWholeSearch.run(operations, keys: keys, spaces: &spaces, budget: budget)
+    return KeyedWholeSearch.run(
+      operations, keys: keys, spaces: &spaces, budget: budget, work: &work)
   }
 }
 

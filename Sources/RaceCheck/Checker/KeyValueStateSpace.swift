@@ -39,6 +39,13 @@ struct KeyValueStateSpace: StateTransitions {
   private let resultPrefixes: [[UInt64]]
   /// How far `isDeadEnd` looks ahead in the remaining events, bounding its cost per search node.
   private static let lookahead = 1024
+  /// How many completed reads `isDeadEnd` tests at most per search node.
+  ///
+  /// The earliest reads are the ones a wrong state fails first, and the search meets the
+  /// same reads again node after node; testing a few keeps a node's cost constant, so a
+  /// history that needs no backtracking is searched in linear time (testing every read
+  /// within ``lookahead`` cost 65–80% of the time on 100k-operation histories).
+  private static let readsTested = 8
   /// Open addressing over `fingerprints`: a slot holds a state's name, or -1.
   private var slots = [Int32](repeating: -1, count: 1024)
   private let actions: [Action]
@@ -97,13 +104,15 @@ struct KeyValueStateSpace: StateTransitions {
     var puts: [Int] = []
     var node = events.first
     var looked = 0
-    while node != EventList.end && looked < Self.lookahead {
+    var tested = 0
+    while node != EventList.end && looked < Self.lookahead && tested < Self.readsTested {
       let operation = EventList.operation(node)
       if EventList.isCall(node) {
         if isPut[operation] { puts.append(operation) }
       } else {
         let prefixes = resultPrefixes[operation]
         if !prefixes.isEmpty {
+          tested += 1
           let startsWithValue =
             current.length < prefixes.count && prefixes[current.length] == current.first
           if !startsWithValue

@@ -51,6 +51,11 @@ struct WingGongSearch {
     var deadline: Int64?
     /// Asked now and then; `true` stops the search (another partition already failed).
     var shouldStop: (@Sendable () -> Bool)?
+    /// The most search steps (nodes entered or candidates tried) before the search stops; nil for no limit.
+    ///
+    /// A limit in work rather than time makes a bounded search repeatable: the explainer's
+    /// window search spends at most what deciding the history cost (``Explainer``).
+    var steps: Int?
 
     static var unlimited: Budget { Budget() }
   }
@@ -62,10 +67,30 @@ struct WingGongSearch {
     var forced: Bool
   }
 
+  /// What a search cost: its steps, and the operations it copied to keep the longest prefix.
+  struct Work: Sendable, Hashable {
+    /// Nodes entered and candidates tried: the unit of ``Budget/steps``.
+    var steps = 0
+    /// Operations copied into the longest prefix kept for a violation's explanation.
+    ///
+    /// Each placement is copied at most once until a backtrack undoes it, so on a history
+    /// that needs no backtracking this is at most the number of operations.
+    var copied = 0
+  }
+
   /// Searches for a linearization of `operations` from state 0 of `transitions`.
   static func run<Transitions: StateTransitions>(
     _ operations: Operations, transitions: inout Transitions, initial: Int32 = 0,
     budget: Budget = .unlimited
+  ) -> Result {
+    var work = Work()
+    return run(operations, transitions: &transitions, initial: initial, budget: budget, work: &work)
+  }
+
+  /// Searches for a linearization as ``run(_:transitions:initial:budget:)`` does, adding its cost to `work`.
+  static func run<Transitions: StateTransitions>(
+    _ operations: Operations, transitions: inout Transitions, initial: Int32 = 0,
+    budget: Budget = .unlimited, work: inout Work
   ) -> Result {
     let count = operations.count
     var events = EventList(callTimes: operations.callTimes, returnTimes: operations.returnTimes)
@@ -76,22 +101,27 @@ struct WingGongSearch {
     stack.reserveCapacity(count)
     var state = initial
     var required = operations.isInfo.reduce(0) { $1 ? $0 : $0 + 1 }
-    var longest: (prefix: [Int], state: Int32) = ([], initial)
+    var longest = LongestPrefix(state: initial)
     var steps = 0
+    defer {
+      work.steps += steps
+      work.copied += longest.copied
+    }
 
     func place(_ operation: Int, from before: Int32, to after: Int32, forced: Bool) {
       stack.append(Frame(operation: Int32(operation), stateBefore: before, forced: forced))
       events.lift(operation)
       state = after
       if !operations.isInfo[operation] { required -= 1 }
-      if stack.count > longest.prefix.count {
-        longest = (stack.map { Int($0.operation) }, after)
+      if stack.count > longest.count {
+        longest.extend(to: stack.lazy.map(\.operation), state: after)
       }
     }
 
     /// Undoes placements back to the last free choice; returns where to scan on, or nil when none is left.
     func backtrack() -> Int32? {
       while let frame = stack.popLast() {
+        longest.shorten(to: stack.count)
         let operation = Int(frame.operation)
         events.unlift(operation)
         keys.toggle(operation, in: &fingerprint)
@@ -107,6 +137,9 @@ struct WingGongSearch {
     while true {
       if required == 0 { return .linearizable(order: stack.map { Int($0.operation) }) }
       steps &+= 1
+      if let limit = budget.steps, steps > limit {
+        return .unknown(longestPrefix: longest.prefix, state: longest.state)
+      }
       if steps & 0x3FF == 0 {
         if let deadline = budget.deadline, MonotonicClock.now() > deadline {
           return .unknown(longestPrefix: longest.prefix, state: longest.state)

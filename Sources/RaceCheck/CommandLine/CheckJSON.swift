@@ -14,10 +14,19 @@ struct CheckJSON: Encodable {
     var fits: Bool
   }
 
+  struct ImpossibleRead: Encodable {
+    var operation: Int
+    var value: Value
+  }
+
   struct Violation: Encodable {
     var key: OrNull<String>
     /// File indexes of the smallest failing window's operations, in call order.
     var window: [Int]
+    /// `smallest`, `budget-exhausted` or `up-to-proof`.
+    var windowExtent: String
+    /// The operation a proof without search cites, and the value it saw that nothing stored.
+    var impossibleRead: OrNull<ImpossibleRead>
     var longestPrefix: [Int]
     var state: Value
     var candidates: [Candidate]
@@ -45,6 +54,14 @@ struct CheckJSON: Encodable {
       verdict.violation.map { violation in
         Violation(
           key: OrNull(violation.key), window: violation.window,
+          windowExtent: violation.windowExtent.rawValue,
+          impossibleRead: OrNull(
+            violation.proof.map { proof in
+              switch proof {
+              case .impossibleRead(let operation, let value):
+                ImpossibleRead(operation: operation, value: value)
+              }
+            }),
           longestPrefix: violation.longestPrefix, state: violation.state,
           candidates: violation.candidates.map {
             Candidate(
