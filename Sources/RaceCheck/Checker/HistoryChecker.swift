@@ -36,7 +36,15 @@ public struct HistoryChecker: Sendable {
     guard let model = BuiltInModels.model(named: history.model) else {
       throw .unknownModel(history.model, known: BuiltInModels.names)
     }
-    return try check(history, as: model)
+    // Called with a concrete type, the generic check is compiled for it: opened from an
+    // existential it looks up type metadata at every generic step, which on a history of a
+    // thousand small parts cost more than the searches.
+    switch model {
+    case is KeyValueModel.Type: return try check(history, as: KeyValueModel.self)
+    case is CASRegisterModel.Type: return try check(history, as: CASRegisterModel.self)
+    case is RegisterModel.Type: return try check(history, as: RegisterModel.self)
+    default: return try check(history, as: model)
+    }
   }
 
   private func check<Model: HistoryModel>(_ history: RecordedHistory, as _: Model.Type)

@@ -47,7 +47,7 @@ struct KeyValueStateSpace: StateTransitions {
   /// within ``lookahead`` cost 65–80% of the time on 100k-operation histories).
   private static let readsTested = 8
   /// Open addressing over `fingerprints`: a slot holds a state's name, or -1.
-  private var slots = [Int32](repeating: -1, count: 1024)
+  private var slots = [Int32](repeating: -1, count: 16)
   private let actions: [Action]
 
   /// Creates the space of one key, starting from `initial`, for the part's operations.

@@ -96,7 +96,8 @@ struct WingGongSearch {
     var events = EventList(callTimes: operations.callTimes, returnTimes: operations.returnTimes)
     let keys = ZobristKeys(count: count)
     var fingerprint: (UInt64, UInt64) = (0, 0)
-    var visited = FingerprintSet()
+    // Sized to the part: a history of a thousand keys has a thousand small searches.
+    var visited = FingerprintSet(capacity: min(1 << 10, 2 * count + 8))
     var stack: [Frame] = []
     stack.reserveCapacity(count)
     var state = initial
