@@ -43,7 +43,9 @@ struct Explainer<Model: HistoryModel> {
       spent += probe.work.steps
       result = probe.result
     } else {
-      window = smallestWindow(spent: &spent)
+      let found = smallestWindow(budget: stepBudget)
+      window = (found.operations, found.extent)
+      spent += found.steps
     }
     let prefix: [Int]
     switch result {
@@ -78,11 +80,14 @@ struct Explainer<Model: HistoryModel> {
     }
   }
 
-  /// The part's operations up to the earliest cut that still fails, and whether the budget let the search finish.
+  /// The part's operations up to the earliest cut that still fails, whether the budget of `steps` let the search finish, and the steps spent.
   ///
   /// A probe that runs out of steps or time counts as not failing, which can only make the
   /// window longer, never wrong.
-  private func smallestWindow(spent: inout Int) -> ([Int], Violation.WindowExtent) {
+  func smallestWindow(budget steps: Int) -> (
+    operations: [Int], extent: Violation.WindowExtent, steps: Int
+  ) {
+    var spent = 0
     let end = MonotonicClock.now() + Int64(Self.windowSeconds * 1e9)
     let cuts = Array(
       Set(
@@ -94,13 +99,13 @@ struct Explainer<Model: HistoryModel> {
     var high = cuts.count  // `cuts.count` stands for the whole part, known to fail.
     var extent = Violation.WindowExtent.smallest
     while low < high {
-      guard spent < stepBudget else {
+      guard spent < steps else {
         extent = .budgetExhausted
         break
       }
       let middle = (low + high) / 2
       let budget = WingGongSearch.Budget(
-        deadline: deadline.map { min($0, end) } ?? end, steps: stepBudget - spent)
+        deadline: deadline.map { min($0, end) } ?? end, steps: steps - spent)
       let outcome = PartOutcome.search(part, of: history, budget: budget, until: cuts[middle])
       spent += outcome.work.steps
       switch outcome.result {
@@ -113,7 +118,7 @@ struct Explainer<Model: HistoryModel> {
       }
     }
     let cut = high < cuts.count ? cuts[high] : Int64.max
-    return (inCallOrder(calledBy: cut), extent)
+    return (inCallOrder(calledBy: cut), extent, spent)
   }
 
   private func inCallOrder(calledBy cut: Int64) -> [Int] {

@@ -31,6 +31,9 @@ public struct HistoryChecker: Sendable {
     self.explains = explains
   }
 
+  /// Histories of fewer operations are searched on one thread, part after part.
+  static var smallHistory: Int { 4096 }
+
   /// Decodes `history` with its model and checks it; throws when the model rejects an operation or the initial state.
   public func check(_ history: RecordedHistory) throws(HistoryFileError) -> HistoryVerdict {
     guard let model = BuiltInModels.model(named: history.model) else {
@@ -71,8 +74,18 @@ public struct HistoryChecker: Sendable {
       if case .notLinearizable = outcome.result { stop.raise() }
       outcomes.store(outcome, at: index)
     }
-    if parts.count == 1 {
-      work(0)
+    // Waking threads costs more than searching a small history's parts one after another.
+    if parts.count == 1 || typed.count < Self.smallHistory {
+      for position in parts.indices {
+        if !checksAll && stop.isRaised {
+          // As the parallel searches do: a part not finished when another failed is unknown.
+          let skipped = PartOutcome<Model>(
+            result: .unknown(longestPrefix: [], state: 0), seconds: 0)
+          outcomes.store(skipped, at: schedule[position])
+        } else {
+          work(position)
+        }
+      }
     } else {
       DispatchQueue.concurrentPerform(iterations: parts.count, execute: work)
     }
@@ -183,6 +196,11 @@ struct PartOutcome<Model: HistoryModel>: Sendable {
     {
       // A whole history of independent keys: one search, states and learning per key.
       result = whole
+    } else if let register = Model.self as? any RegisterAccessModel.Type {
+      // A register: the search also stops where a remaining read cannot be explained.
+      result = searchRegister(
+        register, part: part, history: history, members: members, isInfo: isInfo,
+        operations: operations, budget: budget, work: &work)
     } else {
       var space = StateSpace(initial: part.initial) { state, index in
         let returned = state.apply(steps[index])
@@ -192,6 +210,26 @@ struct PartOutcome<Model: HistoryModel>: Sendable {
     }
     return PartOutcome(
       result: result, seconds: Double(MonotonicClock.now() - started) / 1e9, work: work)
+  }
+
+  /// Searches a register's part with ``RegisterStateSpace``'s dead-end test.
+  private static func searchRegister<Register: RegisterAccessModel>(
+    _: Register.Type, part: Partition<Model>, history: TypedHistory<Model>, members: [Int],
+    isInfo: [Bool], operations: WingGongSearch.Operations, budget: WingGongSearch.Budget,
+    work: inout WingGongSearch.Work
+  ) -> WingGongSearch.Result {
+    // Register == Model: the casts only name the conformance the caller found at run time.
+    let steps = members.map { history.steps[$0] as! Register.Step }
+    let results = members.map { history.results[$0] }
+    let accesses = zip(steps.indices, isInfo).map { index, info in
+      Register.access(steps[index], result: info ? Value?.none : .some(results[index]))
+    }
+    var space = RegisterStateSpace(initial: part.initial as! Register, accesses: accesses) {
+      state, index in
+      let returned = state.apply(steps[index])
+      return isInfo[index] || returned == results[index]
+    }
+    return WingGongSearch.run(operations, transitions: &space, budget: budget, work: &work)
   }
 
   /// Searches a whole keyed history with ``KeyedWholeSearch``; nil when an operation spans keys.

@@ -265,10 +265,10 @@ struct KeyedWholeSearch {
         continue
       }
       if required == 0 { return .linearizable(order: stack.map { Int($0.operation) }) }
-      steps &+= 1
-      if let limit = budget.steps, steps > limit {
+      if let limit = budget.steps, steps >= limit {
         return .unknown(longestPrefix: longest.prefix, state: 0)
       }
+      steps &+= 1
       if steps & 0x3FF == 0 {
         if let deadline = budget.deadline, MonotonicClock.now() > deadline {
           return .unknown(longestPrefix: longest.prefix, state: 0)

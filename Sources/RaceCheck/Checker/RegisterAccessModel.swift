@@ -34,9 +34,11 @@ extension ImpossibleRead {
     initial: Value
   ) -> ImpossibleRead? {
     let accesses = zip(members, isInfo).map { index, info in
-      // The caller found Model == Register at run time; the cast only names it.
+      // The caller found Model == Register at run time; the cast only names it. `Value`
+      // takes a nil literal as `.null`, so an unknown outcome is spelled `Value?.none`.
       Register.access(
-        history.steps[index] as! Register.Step, result: info ? nil : history.results[index])
+        history.steps[index] as! Register.Step,
+        result: info ? Value?.none : .some(history.results[index]))
     }
     return first(
       accesses: accesses, callTimes: members.map { history.callTimes[$0] },

@@ -137,10 +137,10 @@ struct WingGongSearch {
     var atNodeEntry = true
     while true {
       if required == 0 { return .linearizable(order: stack.map { Int($0.operation) }) }
-      steps &+= 1
-      if let limit = budget.steps, steps > limit {
+      if let limit = budget.steps, steps >= limit {
         return .unknown(longestPrefix: longest.prefix, state: longest.state)
       }
+      steps &+= 1
       if steps & 0x3FF == 0 {
         if let deadline = budget.deadline, MonotonicClock.now() > deadline {
           return .unknown(longestPrefix: longest.prefix, state: longest.state)
@@ -151,7 +151,11 @@ struct WingGongSearch {
       }
       if atNodeEntry {
         atNodeEntry = false
-        if transitions.isDeadEnd(state, remaining: events) {
+        // After a placement that changed nothing the parent's test stands: it saw the same
+        // state and every event still here (a bounded test may look a little further now,
+        // but need not).
+        let changedState = stack.last.map { $0.stateBefore != state } ?? true
+        if changedState && transitions.isDeadEnd(state, remaining: events) {
           guard let next = backtrack() else {
             return .notLinearizable(longestPrefix: longest.prefix, state: longest.state)
           }
