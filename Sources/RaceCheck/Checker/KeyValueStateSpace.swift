@@ -45,13 +45,6 @@ struct KeyValueStateSpace: StateTransitions {
   private let prefixCount: [Int32]
   /// How far `isDeadEnd` looks ahead in the remaining events, bounding its cost per search node.
   private static let lookahead = 1024
-  /// How many completed reads `isDeadEnd` tests at most per search node.
-  ///
-  /// The earliest reads are the ones a wrong state fails first, and the search meets the
-  /// same reads again node after node; testing a few keeps a node's cost constant, so a
-  /// history that needs no backtracking is searched in linear time (testing every read
-  /// within ``lookahead`` cost 65–80% of the time on 100k-operation histories).
-  private static let readsTested = 8
   /// Open addressing over `fingerprints`: a slot holds a state's name, or -1.
   private var slots = [Int32](repeating: -1, count: 16)
   private let actions: [Action]
@@ -112,13 +105,13 @@ struct KeyValueStateSpace: StateTransitions {
   /// that may come before the read — one called before the read returned. Walking the
   /// events in time order gives exactly those puts at each read's return. Equal strings
   /// have equal hashes, so a mismatch of the first hash alone proves a prefix wrong.
-  func isDeadEnd(_ state: Int32, remaining events: EventList) -> Bool {
+  func isDeadEnd(_ state: Int32, remaining events: EventList, reads: Int) -> Bool {
     let current = fingerprints[Int(state)]
     var puts: [Int] = []
     var node = events.first
     var looked = 0
     var tested = 0
-    while node != EventList.end && looked < Self.lookahead && tested < Self.readsTested {
+    while node != EventList.end && looked < Self.lookahead && tested < reads {
       let operation = EventList.operation(node)
       if EventList.isCall(node) {
         if isPut[operation] { puts.append(operation) }

@@ -13,7 +13,7 @@
 /// keys K, its projection is (S ∩ K's operations, σ on K), and the K-history is the
 /// history of K's operations alone. When a node fails, the search works out a set of keys
 /// K whose projection already fails in the K-history — its *reason*:
-/// - a key's own dead end (``StateTransitions/isDeadEnd(_:remaining:)``): that key;
+/// - a key's own dead end (``StateTransitions/isDeadEnd(_:remaining:reads:)``): that key;
 /// - a placed operation's child failed for reasons not naming the operation's key: the
 ///   child's projection on them is the parent's, so the parent fails for them too;
 /// - a read placed without branching: its child's reason (moving the read first breaks
@@ -120,6 +120,7 @@ struct KeyedWholeSearch {
     var required = operations.isInfo.reduce(0) { $1 ? $0 : $0 + 1 }
     var longest = LongestPrefix(state: 0)
     var steps = 0
+    var backtracked = false
     defer {
       work.steps += steps
       work.copied += longest.copied
@@ -162,7 +163,10 @@ struct KeyedWholeSearch {
         if dead.contains(fingerprint(of: reason), state: index) { return reason }
       }
       let key = keys[operation]
-      if spaces[key].isDeadEnd(states[key], remaining: keyEvents[key]) { return 1 << UInt64(group) }
+      let reads = DeadEndReach.reads(backtracked: backtracked)
+      if spaces[key].isDeadEnd(states[key], remaining: keyEvents[key], reads: reads) {
+        return 1 << UInt64(group)
+      }
       return 0
     }
 
@@ -201,6 +205,7 @@ struct KeyedWholeSearch {
 
     /// Fails the current node for `reason`, jumping back; returns where to scan on, or nil when the root failed.
     func backjump(_ reason: UInt64) -> Int32? {
+      backtracked = true
       var recordsNode = true
       while let frame = stack.popLast() {
         longest.shorten(to: stack.count)
@@ -251,7 +256,8 @@ struct KeyedWholeSearch {
       .notLinearizable(longestPrefix: longest.prefix, state: 0)
     }
 
-    for key in 0..<keyCount where spaces[key].isDeadEnd(0, remaining: keyEvents[key]) {
+    for key in 0..<keyCount
+    where spaces[key].isDeadEnd(0, remaining: keyEvents[key], reads: DeadEndReach.thorough) {
       return notLinearizable()
     }
     var cursor = events.first

@@ -20,8 +20,7 @@ struct RegisterStateSpace<Model: RegisterAccessModel>: StateTransitions {
   private var numbers: [Value: Int32]
   /// Per state name, its value's number (grown as states are named).
   private var stateValues: [Int32] = []
-  /// How many reads `isDeadEnd` tests at most per node, bounding its cost (as ``KeyValueStateSpace`` does).
-  private static var readsTested: Int { 8 }
+  /// How far `isDeadEnd` looks ahead in the remaining events, bounding its cost per search node.
   private static var lookahead: Int { 1024 }
 
   /// Creates the space of a part whose operation `i` has access `accesses[i]`, starting from `initial`.
@@ -63,13 +62,13 @@ struct RegisterStateSpace<Model: RegisterAccessModel>: StateTransitions {
     return next
   }
 
-  func isDeadEnd(_ state: Int32, remaining events: EventList) -> Bool {
+  func isDeadEnd(_ state: Int32, remaining events: EventList, reads: Int) -> Bool {
     let current = stateValues[Int(state)]
     var storable: [Int32] = []
     var node = events.first
     var looked = 0
     var tested = 0
-    while node != EventList.end && looked < Self.lookahead && tested < Self.readsTested {
+    while node != EventList.end && looked < Self.lookahead && tested < reads {
       let operation = EventList.operation(node)
       if EventList.isCall(node) {
         if stored[operation] >= 0 { storable.append(stored[operation]) }

@@ -19,7 +19,7 @@
 ///   point: moving such an operation earlier, to where it could already go, breaks no
 ///   linearization. This removes the branching that reads cause, which is what makes
 ///   proving a history *illegal* fast.
-/// - A model may recognise a dead end early (``StateTransitions/isDeadEnd(_:remaining:)``):
+/// - A model may recognise a dead end early (``StateTransitions/isDeadEnd(_:remaining:reads:)``):
 ///   a key-value store's value must be a prefix of what a later read returns when only
 ///   appends can come before that read.
 struct WingGongSearch {
@@ -104,6 +104,7 @@ struct WingGongSearch {
     var required = operations.isInfo.reduce(0) { $1 ? $0 : $0 + 1 }
     var longest = LongestPrefix(state: initial)
     var steps = 0
+    var backtracked = false
     defer {
       work.steps += steps
       work.copied += longest.copied
@@ -121,6 +122,7 @@ struct WingGongSearch {
 
     /// Undoes placements back to the last free choice; returns where to scan on, or nil when none is left.
     func backtrack() -> Int32? {
+      backtracked = true
       while let frame = stack.popLast() {
         longest.shorten(to: stack.count)
         let operation = Int(frame.operation)
@@ -155,7 +157,10 @@ struct WingGongSearch {
         // state and every event still here (a bounded test may look a little further now,
         // but need not).
         let changedState = stack.last.map { $0.stateBefore != state } ?? true
-        if changedState && transitions.isDeadEnd(state, remaining: events) {
+        if changedState
+          && transitions.isDeadEnd(
+            state, remaining: events, reads: DeadEndReach.reads(backtracked: backtracked))
+        {
           guard let next = backtrack() else {
             return .notLinearizable(longestPrefix: longest.prefix, state: longest.state)
           }
