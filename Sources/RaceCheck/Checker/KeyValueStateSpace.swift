@@ -123,7 +123,8 @@ struct KeyValueStateSpace: StateTransitions {
           let startsWithValue =
             current.length < count && prefixHashes[start + current.length] == current.first
           if !startsWithValue
-            && !puts.contains(where: { put in
+            // The latest put is the one a legal read usually starts with: look at it first.
+            && !puts.reversed().contains(where: { put in
               let value = putValues[put]
               return value.length < count && prefixHashes[start + value.length] == value.first
             })

@@ -48,9 +48,9 @@ protocol StateTransitions {
   /// Whether no order of the operations still in `events` can succeed from `state`: a model's own pruning.
   ///
   /// It must never say `true` of a state from which an order exists; `false` is always safe.
-  /// `reads` bounds the later reads it tests: the search asks for few while it has never
-  /// had to backtrack, so that a history without conflicts costs linear time
-  /// (``DeadEndReach``), and for every read within reach once it has.
+  /// `reads` bounds the later reads it tests: the search asks for few while it seldom
+  /// backtracks, so that a history without conflicts costs linear time, and for every read
+  /// within reach once it struggles (``DeadEndReach``).
   func isDeadEnd(_ state: Int32, remaining events: EventList, reads: Int) -> Bool
 }
 

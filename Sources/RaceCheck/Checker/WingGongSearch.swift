@@ -159,7 +159,8 @@ struct WingGongSearch {
         let changedState = stack.last.map { $0.stateBefore != state } ?? true
         if changedState
           && transitions.isDeadEnd(
-            state, remaining: events, reads: DeadEndReach.reads(backtracked: backtracked))
+            state, remaining: events,
+            reads: DeadEndReach.reads(backtracked: backtracked))
         {
           guard let next = backtrack() else {
             return .notLinearizable(longestPrefix: longest.prefix, state: longest.state)
