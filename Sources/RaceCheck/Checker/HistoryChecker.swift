@@ -152,7 +152,9 @@ struct PartOutcome<Model: HistoryModel>: Sendable {
   /// Searches one part; operation numbers in the result are positions in `part.operations`.
   ///
   /// With `proves`, a register's history is first tested for an ``ImpossibleRead``, which
-  /// decides a violation without search.
+  /// decides a violation without search, and searched with ``RegisterStateSpace``'s
+  /// dead-end test. Without, the plain search runs: its longest prefix goes as far as
+  /// any order gets, which is what an explanation shows.
   static func search(
     _ part: Partition<Model>, of history: TypedHistory<Model>, budget: WingGongSearch.Budget,
     until cut: Int64 = .max, proves: Bool = true
@@ -196,7 +198,7 @@ struct PartOutcome<Model: HistoryModel>: Sendable {
     {
       // A whole history of independent keys: one search, states and learning per key.
       result = whole
-    } else if let register = Model.self as? any RegisterAccessModel.Type {
+    } else if proves, let register = Model.self as? any RegisterAccessModel.Type {
       // A register: the search also stops where a remaining read cannot be explained.
       result = searchRegister(
         register, part: part, history: history, members: members, isInfo: isInfo,
