@@ -4,15 +4,49 @@
 /// earliest return time such that the operations called by then (those still running
 /// counted as of unknown outcome) have no linearization. Linearizability is closed under
 /// such cuts, so a binary search over the return times finds it.
+///
+/// Explaining costs at most what deciding did, or ``stepFloor`` steps, whichever is more:
+/// the window's probes share that budget of search steps (``WingGongSearch/Work``). When
+/// it runs out, the smallest cut known to fail is the window, and the violation says it
+/// may not be the smallest. A budget in work rather than time makes the explanation the
+/// same on a loaded machine as on an idle one.
 struct Explainer<Model: HistoryModel> {
   let history: TypedHistory<Model>
   let part: Partition<Model>
   let deadline: Int64?
+  /// The steps of the search that decided the part; the explanation may spend as many.
+  var decidingSteps = 0
 
-  /// The time the search for the smallest window may take in all.
+  /// The steps the explanation may spend however cheaply the part was decided: about 100 ms of search.
+  static var stepFloor: Int { 100_000 }
+
+  /// The time the search for the smallest window may take in all, whatever its steps.
   static var windowSeconds: Double { 1 }
 
-  func violation(_ result: WingGongSearch.Result) -> Violation {
+  /// The steps the explanation may spend.
+  var stepBudget: Int { max(decidingSteps, Self.stepFloor) }
+
+  /// The violation of the part that `outcome` found failing, and the steps spent explaining it.
+  func violation(_ outcome: PartOutcome<Model>) -> (violation: Violation, steps: Int) {
+    var spent = 0
+    let window: (operations: [Int], extent: Violation.WindowExtent)
+    var proof: Violation.Proof?
+    var result = outcome.result
+    if let found = outcome.proof {
+      let operation = part.operations[found.operation]
+      proof = .impossibleRead(operation: operation, value: found.value)
+      let cut = history.returnTimes[operation]
+      window = (inCallOrder(calledBy: cut), .upToProof)
+      // The proof needs no order; a bounded search still shows how far one gets.
+      let budget = WingGongSearch.Budget(deadline: deadline, steps: stepBudget)
+      let probe = PartOutcome.search(part, of: history, budget: budget, until: cut, proves: false)
+      spent += probe.work.steps
+      result = probe.result
+    } else {
+      let found = smallestWindow(budget: stepBudget)
+      window = (found.operations, found.extent)
+      spent += found.steps
+    }
     let prefix: [Int]
     switch result {
     case .notLinearizable(let longest, _), .unknown(let longest, _): prefix = longest
@@ -21,9 +55,11 @@ struct Explainer<Model: HistoryModel> {
     let placed = prefix.map { part.operations[$0] }
     var state = part.initial
     for index in placed { _ = state.apply(history.steps[index]) }
-    return Violation(
-      key: part.key, window: window(), longestPrefix: placed, state: state.state,
+    let violation = Violation(
+      key: part.key, window: window.operations, windowExtent: window.extent, proof: proof,
+      longestPrefix: placed, state: state.state,
       candidates: candidates(after: placed, in: state))
+    return (violation, spent)
   }
 
   /// The operations that could be placed next: not placed, and not preceded by any unplaced operation with a known outcome.
@@ -44,11 +80,14 @@ struct Explainer<Model: HistoryModel> {
     }
   }
 
-  /// The part's operations up to the earliest cut that still fails, in call order.
+  /// The part's operations up to the earliest cut that still fails, whether the budget of `steps` let the search finish, and the steps spent.
   ///
-  /// The probes share one budget of ``windowSeconds``; a probe that runs out counts as
-  /// not failing, which can only make the window longer, never wrong.
-  private func window() -> [Int] {
+  /// A probe that runs out of steps or time counts as not failing, which can only make the
+  /// window longer, never wrong.
+  func smallestWindow(budget steps: Int) -> (
+    operations: [Int], extent: Violation.WindowExtent, steps: Int
+  ) {
+    var spent = 0
     let end = MonotonicClock.now() + Int64(Self.windowSeconds * 1e9)
     let cuts = Array(
       Set(
@@ -58,14 +97,32 @@ struct Explainer<Model: HistoryModel> {
     ).sorted()
     var low = 0
     var high = cuts.count  // `cuts.count` stands for the whole part, known to fail.
+    var extent = Violation.WindowExtent.smallest
     while low < high {
+      guard spent < steps else {
+        extent = .budgetExhausted
+        break
+      }
       let middle = (low + high) / 2
-      let budget = WingGongSearch.Budget(deadline: deadline.map { min($0, end) } ?? end)
+      let budget = WingGongSearch.Budget(
+        deadline: deadline.map { min($0, end) } ?? end, steps: steps - spent)
       let outcome = PartOutcome.search(part, of: history, budget: budget, until: cuts[middle])
-      if case .notLinearizable = outcome.result { high = middle } else { low = middle + 1 }
+      spent += outcome.work.steps
+      switch outcome.result {
+      case .notLinearizable: high = middle
+      case .linearizable: low = middle + 1
+      case .unknown:
+        // Unknown below `high`: the window stays at the smallest cut known to fail.
+        extent = .budgetExhausted
+        low = middle + 1
+      }
     }
     let cut = high < cuts.count ? cuts[high] : Int64.max
-    return part.operations.filter { history.callTimes[$0] <= cut }
+    return (inCallOrder(calledBy: cut), extent, spent)
+  }
+
+  private func inCallOrder(calledBy cut: Int64) -> [Int] {
+    part.operations.filter { history.callTimes[$0] <= cut }
       .sorted { (history.callTimes[$0], $0) < (history.callTimes[$1], $1) }
   }
 }

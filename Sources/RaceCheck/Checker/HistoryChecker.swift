@@ -33,12 +33,23 @@ public struct HistoryChecker: Sendable {
     self.explains = explains
   }
 
+  /// Histories of fewer operations are searched on one thread, part after part.
+  static var smallHistory: Int { 4096 }
+
   /// Decodes `history` with its model and checks it; throws when the model rejects an operation or the initial state.
   public func check(_ history: RecordedHistory) throws(HistoryFileError) -> HistoryVerdict {
     guard let model = BuiltInModels.model(named: history.model) else {
       throw .unknownModel(history.model, known: BuiltInModels.names)
     }
-    return try check(history, as: model)
+    // Called with a concrete type, the generic check is compiled for it: opened from an
+    // existential it looks up type metadata at every generic step, which on a history of a
+    // thousand small parts cost more than the searches.
+    switch model {
+    case is KeyValueModel.Type: return try check(history, as: KeyValueModel.self)
+    case is CASRegisterModel.Type: return try check(history, as: CASRegisterModel.self)
+    case is RegisterModel.Type: return try check(history, as: RegisterModel.self)
+    default: return try check(history, as: model)
+    }
   }
 
   private func check<Model: HistoryModel>(_ history: RecordedHistory, as _: Model.Type)
@@ -68,8 +79,18 @@ public struct HistoryChecker: Sendable {
       if case .notLinearizable = outcome.result { stop.raise() }
       outcomes.store(outcome, at: index)
     }
-    if parts.count == 1 {
-      work(0)
+    // Waking threads costs more than searching a small history's parts one after another.
+    if parts.count == 1 || typed.count < Self.smallHistory {
+      for position in parts.indices {
+        if !checksAll && stop.isRaised {
+          // As the parallel searches do: a part not finished when another failed is unknown.
+          let skipped = PartOutcome<Model>(
+            result: .unknown(longestPrefix: [], state: 0), seconds: 0)
+          outcomes.store(skipped, at: schedule[position])
+        } else {
+          work(position)
+        }
+      }
     } else {
       DispatchQueue.concurrentPerform(iterations: parts.count, execute: work)
     }
@@ -92,8 +113,10 @@ public struct HistoryChecker: Sendable {
     if let failing = finished.firstIndex(where: { $0.kind == .notLinearizable }) {
       verdict.verdict = .notLinearizable
       if explains {
-        verdict.violation = Explainer(history: typed, part: parts[failing], deadline: deadline)
-          .violation(finished[failing].result)
+        let explainer = Explainer(
+          history: typed, part: parts[failing], deadline: deadline,
+          decidingSteps: finished[failing].work.steps)
+        verdict.violation = explainer.violation(finished[failing]).violation
       }
     } else if finished.contains(where: { $0.kind == .unknown }) {
       verdict.verdict = .unknown
@@ -125,6 +148,10 @@ final class PartResults<Model: HistoryModel>: Sendable {
 struct PartOutcome<Model: HistoryModel>: Sendable {
   var result: WingGongSearch.Result
   var seconds: Double
+  /// What the search cost; nothing when a proof decided without it.
+  var work = WingGongSearch.Work()
+  /// The operation (a position in the part's operations) that proves the violation without search, when one did.
+  var proof: ImpossibleRead?
 
   var kind: HistoryVerdict.Kind {
     switch result {
@@ -135,9 +162,14 @@ struct PartOutcome<Model: HistoryModel>: Sendable {
   }
 
   /// Searches one part; operation numbers in the result are positions in `part.operations`.
+  ///
+  /// With `proves`, a register's history is first tested for an ``ImpossibleRead``, which
+  /// decides a violation without search, and searched with ``RegisterStateSpace``'s
+  /// dead-end test. Without, the plain search runs: its longest prefix goes as far as
+  /// any order gets, which is what an explanation shows.
   static func search(
     _ part: Partition<Model>, of history: TypedHistory<Model>, budget: WingGongSearch.Budget,
-    until cut: Int64 = .max
+    until cut: Int64 = .max, proves: Bool = true
   ) -> PartOutcome {
     let started = MonotonicClock.now()
     let members = part.operations.filter { history.callTimes[$0] <= cut }
@@ -146,6 +178,14 @@ struct PartOutcome<Model: HistoryModel>: Sendable {
     let steps = members.map { history.steps[$0] }
     let results = members.map { history.results[$0] }
     let isInfo = zip(members, pending).map { history.statuses[$0] == .info || $1 }
+    if proves, let register = Model.self as? any RegisterAccessModel.Type,
+      let proof = ImpossibleRead.first(
+        register, in: history, members: members, isInfo: isInfo, initial: part.initial.state)
+    {
+      return PartOutcome(
+        result: .notLinearizable(longestPrefix: [], state: 0),
+        seconds: Double(MonotonicClock.now() - started) / 1e9, proof: proof)
+    }
     let operations = WingGongSearch.Operations(
       callTimes: members.map { history.callTimes[$0] },
       returnTimes: zip(members, isInfo).map { $1 ? .max : history.returnTimes[$0] },
@@ -154,6 +194,7 @@ struct PartOutcome<Model: HistoryModel>: Sendable {
         !info && history.leavesStateUnchanged(index)
       })
     let result: WingGongSearch.Result
+    var work = WingGongSearch.Work()
     if let keyValueSteps = steps as? [KeyValueModel.Step],
       let initial = part.initial as? KeyValueModel,
       let key = part.key
@@ -161,28 +202,55 @@ struct PartOutcome<Model: HistoryModel>: Sendable {
       // One key of a key-value store: states as string fingerprints, see KeyValueStateSpace.
       var space = KeyValueStateSpace(
         initial: initial.values[key] ?? "", steps: keyValueSteps, results: results, isInfo: isInfo)
-      result = WingGongSearch.run(operations, transitions: &space, budget: budget)
+      result = WingGongSearch.run(operations, transitions: &space, budget: budget, work: &work)
     } else if part.key == nil, let keyed = Model.self as? any KeyedHistoryModel.Type,
       let whole = searchWhole(
         keyed, steps: steps, results: results, initial: part.initial, operations: operations,
-        budget: budget)
+        budget: budget, work: &work)
     {
       // A whole history of independent keys: one search, states and learning per key.
       result = whole
+    } else if proves, let register = Model.self as? any RegisterAccessModel.Type {
+      // A register: the search also stops where a remaining read cannot be explained.
+      result = searchRegister(
+        register, part: part, history: history, members: members, isInfo: isInfo,
+        operations: operations, budget: budget, work: &work)
     } else {
       var space = StateSpace(initial: part.initial) { state, index in
         let returned = state.apply(steps[index])
         return isInfo[index] || returned == results[index]
       }
-      result = WingGongSearch.run(operations, transitions: &space, budget: budget)
+      result = WingGongSearch.run(operations, transitions: &space, budget: budget, work: &work)
     }
-    return PartOutcome(result: result, seconds: Double(MonotonicClock.now() - started) / 1e9)
+    return PartOutcome(
+      result: result, seconds: Double(MonotonicClock.now() - started) / 1e9, work: work)
+  }
+
+  /// Searches a register's part with ``RegisterStateSpace``'s dead-end test.
+  private static func searchRegister<Register: RegisterAccessModel>(
+    _: Register.Type, part: Partition<Model>, history: TypedHistory<Model>, members: [Int],
+    isInfo: [Bool], operations: WingGongSearch.Operations, budget: WingGongSearch.Budget,
+    work: inout WingGongSearch.Work
+  ) -> WingGongSearch.Result {
+    // Register == Model: the casts only name the conformance the caller found at run time.
+    let steps = members.map { history.steps[$0] as! Register.Step }
+    let results = members.map { history.results[$0] }
+    let accesses = zip(steps.indices, isInfo).map { index, info in
+      Register.access(steps[index], result: info ? Value?.none : .some(results[index]))
+    }
+    var space = RegisterStateSpace(initial: part.initial as! Register, accesses: accesses) {
+      state, index in
+      let returned = state.apply(steps[index])
+      return isInfo[index] || returned == results[index]
+    }
+    return WingGongSearch.run(operations, transitions: &space, budget: budget, work: &work)
   }
 
   /// Searches a whole keyed history with ``KeyedWholeSearch``; nil when an operation spans keys.
   private static func searchWhole<Keyed: KeyedHistoryModel>(
     _: Keyed.Type, steps: [Model.Step], results: [Value], initial: Model,
-    operations: WingGongSearch.Operations, budget: WingGongSearch.Budget
+    operations: WingGongSearch.Operations, budget: WingGongSearch.Budget,
+    work: inout WingGongSearch.Work
   ) -> WingGongSearch.Result? {
     var names: [String] = []
     var numbers: [String: Int] = [:]
@@ -206,7 +274,8 @@ struct PartOutcome<Model: HistoryModel>: Sendable {
           initial: store.values[names[key]] ?? "", steps: members[key].map { keyValueSteps[$0] },
           results: members[key].map { results[$0] }, isInfo: members[key].map { isInfo[$0] })
       }
-      return KeyedWholeSearch.run(operations, keys: keys, spaces: &spaces, budget: budget)
+      return KeyedWholeSearch.run(
+        operations, keys: keys, spaces: &spaces, budget: budget, work: &work)
     }
     let map = initial as! Keyed
     var spaces = names.indices.map { key in
@@ -216,7 +285,8 @@ struct PartOutcome<Model: HistoryModel>: Sendable {
         return isInfo[own[operation]] || returned == results[own[operation]]
       }
     }
-    return KeyedWholeSearch.run(operations, keys: keys, spaces: &spaces, budget: budget)
+    return KeyedWholeSearch.run(
+      operations, keys: keys, spaces: &spaces, budget: budget, work: &work)
   }
 }
 

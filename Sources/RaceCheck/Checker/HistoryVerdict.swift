@@ -51,10 +51,33 @@ public struct Violation: Sendable, Hashable, Codable {
     public var fits: Bool
   }
 
+  /// How the violation was found without search: a proof a reader can check by hand.
+  public enum Proof: Sendable, Hashable, Codable {
+    /// A read, or a successful compare-and-set expecting `value`, saw a value that is not the
+    /// initial one and that no operation which may store it was called before it returned.
+    case impossibleRead(operation: Int, value: Value)
+  }
+
+  /// How far the search for the smallest failing window got.
+  public enum WindowExtent: String, Sendable, Hashable, Codable {
+    /// The smallest failing prefix in time.
+    case smallest
+    /// A failing prefix, cut where the explanation's budget ran out; a smaller one may fail too.
+    case budgetExhausted = "budget-exhausted"
+    /// The prefix up to the return of the operation a ``Proof`` cites.
+    case upToProof = "up-to-proof"
+  }
+
   /// The key of the failing part, or nil when the history was checked whole.
   public var key: String?
   /// The smallest prefix of the part's operations (in call order, file indexes) that still has no linearization.
+  ///
+  /// When ``windowExtent`` is not ``WindowExtent/smallest``, a failing prefix that a smaller one may be hidden in.
   public var window: [Int]
+  /// Whether ``window`` is known to be the smallest.
+  public var windowExtent: WindowExtent = .smallest
+  /// The proof that decided the violation without search, if one did.
+  public var proof: Proof?
   /// The longest partial linearization the search found, as file indexes in order.
   public var longestPrefix: [Int]
   /// The model's state after it, in the model's JSON form.

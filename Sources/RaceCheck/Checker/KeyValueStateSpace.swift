@@ -35,12 +35,18 @@ struct KeyValueStateSpace: StateTransitions {
   private let isPut: [Bool]
   /// Per `put`, its value's fingerprint.
   private let putValues: [Fingerprint]
-  /// Per completed `get`, the first hash of every prefix of its result (index = length); empty for other operations.
-  private let resultPrefixes: [[UInt64]]
+  /// For every completed `get`, the first hash of every prefix of its result (by length), one after another.
+  ///
+  /// One buffer rather than an array per read: a part's reads cost one allocation.
+  private let prefixHashes: [UInt64]
+  /// Per operation, where its result's prefix hashes start in `prefixHashes`, or -1 when it is not a completed `get`.
+  private let prefixStart: [Int32]
+  /// Per operation, how many prefix hashes it has (its result's length + 1).
+  private let prefixCount: [Int32]
   /// How far `isDeadEnd` looks ahead in the remaining events, bounding its cost per search node.
   private static let lookahead = 1024
   /// Open addressing over `fingerprints`: a slot holds a state's name, or -1.
-  private var slots = [Int32](repeating: -1, count: 1024)
+  private var slots = [Int32](repeating: -1, count: 16)
   private let actions: [Action]
 
   /// Creates the space of one key, starting from `initial`, for the part's operations.
@@ -71,18 +77,25 @@ struct KeyValueStateSpace: StateTransitions {
       if case .put(_, let value) = step { return Self.fingerprint(of: value) }
       return Fingerprint(first: 0, second: 0, length: -1)
     }
-    resultPrefixes = steps.indices.map { index in
+    var hashes: [UInt64] = []
+    var starts = [Int32](repeating: -1, count: steps.count)
+    var counts = [Int32](repeating: 0, count: steps.count)
+    for index in steps.indices {
       guard case .get = steps[index], !isInfo[index], let text = results[index].stringValue else {
-        return []
+        continue
       }
-      var hashes: [UInt64] = [0]
-      hashes.reserveCapacity(text.utf8.count + 1)
+      starts[index] = Int32(hashes.count)
+      counts[index] = Int32(text.utf8.count + 1)
+      var hash: UInt64 = 0
+      hashes.append(hash)
       for byte in text.utf8 {
-        hashes.append(
-          Self.add(Self.multiply(hashes[hashes.count - 1], Self.bases.0), UInt64(byte) + 1))
+        hash = Self.add(Self.multiply(hash, Self.bases.0), UInt64(byte) + 1)
+        hashes.append(hash)
       }
-      return hashes
     }
+    prefixHashes = hashes
+    prefixStart = starts
+    prefixCount = counts
     _ = name(Self.fingerprint(of: initial))
   }
 
@@ -92,24 +105,28 @@ struct KeyValueStateSpace: StateTransitions {
   /// that may come before the read — one called before the read returned. Walking the
   /// events in time order gives exactly those puts at each read's return. Equal strings
   /// have equal hashes, so a mismatch of the first hash alone proves a prefix wrong.
-  func isDeadEnd(_ state: Int32, remaining events: EventList) -> Bool {
+  func isDeadEnd(_ state: Int32, remaining events: EventList, reads: Int) -> Bool {
     let current = fingerprints[Int(state)]
     var puts: [Int] = []
     var node = events.first
     var looked = 0
-    while node != EventList.end && looked < Self.lookahead {
+    var tested = 0
+    while node != EventList.end && looked < Self.lookahead && tested < reads {
       let operation = EventList.operation(node)
       if EventList.isCall(node) {
         if isPut[operation] { puts.append(operation) }
       } else {
-        let prefixes = resultPrefixes[operation]
-        if !prefixes.isEmpty {
+        let start = Int(prefixStart[operation])
+        if start >= 0 {
+          tested += 1
+          let count = Int(prefixCount[operation])
           let startsWithValue =
-            current.length < prefixes.count && prefixes[current.length] == current.first
+            current.length < count && prefixHashes[start + current.length] == current.first
           if !startsWithValue
-            && !puts.contains(where: { put in
+            // The latest put is the one a legal read usually starts with: look at it first.
+            && !puts.reversed().contains(where: { put in
               let value = putValues[put]
-              return value.length < prefixes.count && prefixes[value.length] == value.first
+              return value.length < count && prefixHashes[start + value.length] == value.first
             })
           {
             return true

@@ -13,7 +13,7 @@
 /// keys K, its projection is (S ∩ K's operations, σ on K), and the K-history is the
 /// history of K's operations alone. When a node fails, the search works out a set of keys
 /// K whose projection already fails in the K-history — its *reason*:
-/// - a key's own dead end (``StateTransitions/isDeadEnd(_:remaining:)``): that key;
+/// - a key's own dead end (``StateTransitions/isDeadEnd(_:remaining:reads:)``): that key;
 /// - a placed operation's child failed for reasons not naming the operation's key: the
 ///   child's projection on them is the parent's, so the parent fails for them too;
 /// - a read placed without branching: its child's reason (moving the read first breaks
@@ -71,6 +71,15 @@ struct KeyedWholeSearch {
     _ operations: WingGongSearch.Operations, keys: [Int], spaces: inout [Transitions],
     budget: WingGongSearch.Budget = .unlimited
   ) -> WingGongSearch.Result {
+    var work = WingGongSearch.Work()
+    return run(operations, keys: keys, spaces: &spaces, budget: budget, work: &work)
+  }
+
+  /// Searches as ``run(_:keys:spaces:budget:)`` does, adding its cost to `work`.
+  static func run<Transitions: StateTransitions>(
+    _ operations: WingGongSearch.Operations, keys: [Int], spaces: inout [Transitions],
+    budget: WingGongSearch.Budget = .unlimited, work: inout WingGongSearch.Work
+  ) -> WingGongSearch.Result {
     let count = operations.count
     let keyCount = spaces.count
     var local = [Int](repeating: 0, count: count)
@@ -109,8 +118,13 @@ struct KeyedWholeSearch {
     var stack: [Frame] = []
     stack.reserveCapacity(count)
     var required = operations.isInfo.reduce(0) { $1 ? $0 : $0 + 1 }
-    var longest: [Int] = []
+    var longest = LongestPrefix(state: 0)
     var steps = 0
+    var backtracked = false
+    defer {
+      work.steps += steps
+      work.copied += longest.copied
+    }
 
     func fingerprint(of reason: UInt64) -> (UInt64, UInt64) {
       if reason == allGroups { return wholePrint }
@@ -149,7 +163,10 @@ struct KeyedWholeSearch {
         if dead.contains(fingerprint(of: reason), state: index) { return reason }
       }
       let key = keys[operation]
-      if spaces[key].isDeadEnd(states[key], remaining: keyEvents[key]) { return 1 << UInt64(group) }
+      let reads = DeadEndReach.reads(backtracked: backtracked)
+      if spaces[key].isDeadEnd(states[key], remaining: keyEvents[key], reads: reads) {
+        return 1 << UInt64(group)
+      }
       return 0
     }
 
@@ -181,13 +198,17 @@ struct KeyedWholeSearch {
       toggle(operation)
       setState(of: key, to: state)
       if !operations.isInfo[operation] { required -= 1 }
-      if stack.count > longest.count { longest = stack.map { Int($0.operation) } }
+      if stack.count > longest.count {
+        longest.extend(to: stack.lazy.map(\.operation), state: 0)
+      }
     }
 
     /// Fails the current node for `reason`, jumping back; returns where to scan on, or nil when the root failed.
     func backjump(_ reason: UInt64) -> Int32? {
+      backtracked = true
       var recordsNode = true
       while let frame = stack.popLast() {
+        longest.shorten(to: stack.count)
         if recordsNode {
           let (kept, index) = register(reason)
           _ = dead.insert(fingerprint(of: kept), state: index)
@@ -232,10 +253,11 @@ struct KeyedWholeSearch {
     }
 
     func notLinearizable() -> WingGongSearch.Result {
-      .notLinearizable(longestPrefix: longest, state: 0)
+      .notLinearizable(longestPrefix: longest.prefix, state: 0)
     }
 
-    for key in 0..<keyCount where spaces[key].isDeadEnd(0, remaining: keyEvents[key]) {
+    for key in 0..<keyCount
+    where spaces[key].isDeadEnd(0, remaining: keyEvents[key], reads: DeadEndReach.thorough) {
       return notLinearizable()
     }
     var cursor = events.first
@@ -249,12 +271,15 @@ struct KeyedWholeSearch {
         continue
       }
       if required == 0 { return .linearizable(order: stack.map { Int($0.operation) }) }
+      if let limit = budget.steps, steps >= limit {
+        return .unknown(longestPrefix: longest.prefix, state: 0)
+      }
       steps &+= 1
       if steps & 0x3FF == 0 {
         if let deadline = budget.deadline, MonotonicClock.now() > deadline {
-          return .unknown(longestPrefix: longest, state: 0)
+          return .unknown(longestPrefix: longest.prefix, state: 0)
         }
-        if budget.shouldStop?() == true { return .unknown(longestPrefix: longest, state: 0) }
+        if budget.shouldStop?() == true { return .unknown(longestPrefix: longest.prefix, state: 0) }
       }
       if atNodeEntry {
         atNodeEntry = false

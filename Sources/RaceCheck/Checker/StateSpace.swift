@@ -48,12 +48,15 @@ protocol StateTransitions {
   /// Whether no order of the operations still in `events` can succeed from `state`: a model's own pruning.
   ///
   /// It must never say `true` of a state from which an order exists; `false` is always safe.
-  func isDeadEnd(_ state: Int32, remaining events: EventList) -> Bool
+  /// `reads` bounds the later reads it tests: the search asks for few while it seldom
+  /// backtracks, so that a history without conflicts costs linear time, and for every read
+  /// within reach once it struggles (``DeadEndReach``).
+  func isDeadEnd(_ state: Int32, remaining events: EventList, reads: Int) -> Bool
 }
 
 extension StateTransitions {
   /// Knows of no pruning.
-  func isDeadEnd(_ state: Int32, remaining events: EventList) -> Bool { false }
+  func isDeadEnd(_ state: Int32, remaining events: EventList, reads: Int) -> Bool { false }
 }
 
 /// A map from 64-bit keys to state names, open addressing with linear probing.

@@ -19,7 +19,7 @@
 ///   point: moving such an operation earlier, to where it could already go, breaks no
 ///   linearization. This removes the branching that reads cause, which is what makes
 ///   proving a history *illegal* fast.
-/// - A model may recognise a dead end early (``StateTransitions/isDeadEnd(_:remaining:)``):
+/// - A model may recognise a dead end early (``StateTransitions/isDeadEnd(_:remaining:reads:)``):
 ///   a key-value store's value must be a prefix of what a later read returns when only
 ///   appends can come before that read.
 struct WingGongSearch {
@@ -51,6 +51,11 @@ struct WingGongSearch {
     var deadline: Int64?
     /// Asked now and then; `true` stops the search (another partition already failed).
     var shouldStop: (@Sendable () -> Bool)?
+    /// The most search steps (nodes entered or candidates tried) before the search stops; nil for no limit.
+    ///
+    /// A limit in work rather than time makes a bounded search repeatable: the explainer's
+    /// window search spends at most what deciding the history cost (``Explainer``).
+    var steps: Int?
 
     static var unlimited: Budget { Budget() }
   }
@@ -62,36 +67,64 @@ struct WingGongSearch {
     var forced: Bool
   }
 
+  /// What a search cost: its steps, and the operations it copied to keep the longest prefix.
+  struct Work: Sendable, Hashable {
+    /// Nodes entered and candidates tried: the unit of ``Budget/steps``.
+    var steps = 0
+    /// Operations copied into the longest prefix kept for a violation's explanation.
+    ///
+    /// Each placement is copied at most once until a backtrack undoes it, so on a history
+    /// that needs no backtracking this is at most the number of operations.
+    var copied = 0
+  }
+
   /// Searches for a linearization of `operations` from state 0 of `transitions`.
   static func run<Transitions: StateTransitions>(
     _ operations: Operations, transitions: inout Transitions, initial: Int32 = 0,
     budget: Budget = .unlimited
   ) -> Result {
+    var work = Work()
+    return run(operations, transitions: &transitions, initial: initial, budget: budget, work: &work)
+  }
+
+  /// Searches for a linearization as ``run(_:transitions:initial:budget:)`` does, adding its cost to `work`.
+  static func run<Transitions: StateTransitions>(
+    _ operations: Operations, transitions: inout Transitions, initial: Int32 = 0,
+    budget: Budget = .unlimited, work: inout Work
+  ) -> Result {
     let count = operations.count
     var events = EventList(callTimes: operations.callTimes, returnTimes: operations.returnTimes)
     let keys = ZobristKeys(count: count)
     var fingerprint: (UInt64, UInt64) = (0, 0)
-    var visited = FingerprintSet()
+    // Sized to the part: a history of a thousand keys has a thousand small searches.
+    var visited = FingerprintSet(capacity: min(1 << 10, 2 * count + 8))
     var stack: [Frame] = []
     stack.reserveCapacity(count)
     var state = initial
     var required = operations.isInfo.reduce(0) { $1 ? $0 : $0 + 1 }
-    var longest: (prefix: [Int], state: Int32) = ([], initial)
+    var longest = LongestPrefix(state: initial)
     var steps = 0
+    var backtracked = false
+    defer {
+      work.steps += steps
+      work.copied += longest.copied
+    }
 
     func place(_ operation: Int, from before: Int32, to after: Int32, forced: Bool) {
       stack.append(Frame(operation: Int32(operation), stateBefore: before, forced: forced))
       events.lift(operation)
       state = after
       if !operations.isInfo[operation] { required -= 1 }
-      if stack.count > longest.prefix.count {
-        longest = (stack.map { Int($0.operation) }, after)
+      if stack.count > longest.count {
+        longest.extend(to: stack.lazy.map(\.operation), state: after)
       }
     }
 
     /// Undoes placements back to the last free choice; returns where to scan on, or nil when none is left.
     func backtrack() -> Int32? {
+      backtracked = true
       while let frame = stack.popLast() {
+        longest.shorten(to: stack.count)
         let operation = Int(frame.operation)
         events.unlift(operation)
         keys.toggle(operation, in: &fingerprint)
@@ -106,6 +139,9 @@ struct WingGongSearch {
     var atNodeEntry = true
     while true {
       if required == 0 { return .linearizable(order: stack.map { Int($0.operation) }) }
+      if let limit = budget.steps, steps >= limit {
+        return .unknown(longestPrefix: longest.prefix, state: longest.state)
+      }
       steps &+= 1
       if steps & 0x3FF == 0 {
         if let deadline = budget.deadline, MonotonicClock.now() > deadline {
@@ -117,7 +153,15 @@ struct WingGongSearch {
       }
       if atNodeEntry {
         atNodeEntry = false
-        if transitions.isDeadEnd(state, remaining: events) {
+        // After a placement that changed nothing the parent's test stands: it saw the same
+        // state and every event still here (a bounded test may look a little further now,
+        // but need not).
+        let changedState = stack.last.map { $0.stateBefore != state } ?? true
+        if changedState
+          && transitions.isDeadEnd(
+            state, remaining: events,
+            reads: DeadEndReach.reads(backtracked: backtracked))
+        {
           guard let next = backtrack() else {
             return .notLinearizable(longestPrefix: longest.prefix, state: longest.state)
           }

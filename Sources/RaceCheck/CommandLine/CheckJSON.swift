@@ -23,11 +23,21 @@ struct CheckJSON: Encodable {
     var fits: Bool
   }
 
+  struct ImpossibleRead: Encodable {
+    var operation: Int
+    var line: OrNull<Int>
+    var value: Value
+  }
+
   struct Violation: Encodable {
     var key: OrNull<String>
     /// File indexes of the smallest failing window's operations, in call order.
     var window: [Int]
     var windowLines: [OrNull<Int>]
+    /// `smallest`, `budget-exhausted` or `up-to-proof`.
+    var windowExtent: String
+    /// The operation a proof without search cites, and the value it saw that nothing stored.
+    var impossibleRead: OrNull<ImpossibleRead>
     var longestPrefix: [Int]
     var longestPrefixLines: [OrNull<Int>]
     var state: Value
@@ -59,7 +69,18 @@ struct CheckJSON: Encodable {
       verdict.violation.map { violation in
         Violation(
           key: OrNull(violation.key), window: violation.window,
-          windowLines: lines(violation.window), longestPrefix: violation.longestPrefix,
+          windowLines: lines(violation.window),
+          windowExtent: violation.windowExtent.rawValue,
+          impossibleRead: OrNull(
+            violation.proof.map { proof in
+              switch proof {
+              case .impossibleRead(let operation, let value):
+                ImpossibleRead(
+                  operation: operation, line: OrNull(history.operations[operation].source.line),
+                  value: value)
+              }
+            }),
+          longestPrefix: violation.longestPrefix,
           longestPrefixLines: lines(violation.longestPrefix), state: violation.state,
           candidates: violation.candidates.map {
             Candidate(

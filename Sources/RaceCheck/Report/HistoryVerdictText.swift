@@ -56,6 +56,7 @@ struct HistoryVerdictText {
         "Smallest failing window: \(operations); no order of them explains every result:")
       lines += listing(window)
     }
+    lines += extentAndProof(violation)
     lines.append("")
     lines.append(
       "Longest partial linearization: \(violation.longestPrefix.count) operation\(violation.longestPrefix.count == 1 ? "" : "s")"
@@ -86,6 +87,28 @@ struct HistoryVerdictText {
         "A linearization\(key): \(order.count) operation\(order.count == 1 ? "" : "s")"
           + (order.isEmpty ? "." : ", in this order:"))
       lines += order.map { "    \(history.citation(of: $0)) \(history.describe($0))" }
+    }
+    return lines
+  }
+
+  /// Says when the window may not be the smallest, and cites the operation a proof without search rests on.
+  private func extentAndProof(_ violation: Violation) -> [String] {
+    var lines: [String] = []
+    switch violation.windowExtent {
+    case .smallest: break
+    case .budgetExhausted:
+      lines.append(
+        "(The explanation's budget ran out: a smaller window may fail too.)")
+    case .upToProof:
+      lines.append("(The window ends where the proof below does; a smaller one may fail too.)")
+    }
+    switch violation.proof {
+    case .impossibleRead(let operation, let value)?:
+      lines.append(
+        "Proof without search: \(history.citation(of: operation)) \(history.describe(operation)) saw \(value), "
+          + "which is not the initial value and which no operation called before it returned may have stored."
+      )
+    case nil: break
     }
     return lines
   }

@@ -50,6 +50,34 @@ extension RaceCheckTestSuite {
       #expect(tally.withInfo >= tenth && tally.withFail >= tenth, "\(tally)")
     }
 
+    // A proof without search (ImpossibleRead) must never call a linearizable history
+    // illegal: wherever it finds one, the brute force and the plain search agree there is
+    // no order; it must also find some, or the comparison proves nothing.
+    @Test(arguments: ["register", "cas-register"])
+    func impossibleReadsAgreeWithBruteForce(model: String) throws {
+      let generator = try #require(RandomOperations.forModel[model])
+      let type = try #require(BuiltInModels.model(named: model))
+      var tally = (histories: 0, proofs: 0, illegal: 0, wrong: [String]())
+      var random = SplitMix64(seed: 0x1_3EAD ^ UInt64(model.utf8.count))
+      for index in 0..<3000 {
+        let history = randomHistory(
+          model, generator, index: index, using: &random, type: type, operations: 1...8,
+          processes: 1...4)
+        tally.histories += 1
+        let expected = bruteForce(history, type)
+        if !expected { tally.illegal += 1 }
+        let (proved, searchFails) = try proofAndSearch(history, type)
+        if proved { tally.proofs += 1 }
+        if proved && (expected || !searchFails) {
+          tally.wrong.append("history \(index):\n" + describe(history))
+        }
+      }
+      #expect(
+        tally.wrong.isEmpty,
+        "\(tally.wrong.count) wrong proofs; the first:\n\(tally.wrong.first ?? "")")
+      #expect(tally.proofs >= tally.illegal / 10 && tally.proofs > 0, "\(tally)")
+    }
+
     // The whole search of a keyed model (KeyedWholeSearch) learns which keys a failure
     // depends on and jumps back past the others: three keys and up to four processes, so
     // that failures often involve several keys and jumps cross operations of others.
@@ -195,6 +223,26 @@ private func bruteForce(_ history: RecordedHistory, _ type: any HistoryModel.Typ
     return extend(initial)
   }
   return open(type)
+}
+
+/// Whether ``ImpossibleRead`` proves the history illegal, and whether the search without proofs fails it.
+private func proofAndSearch(_ history: RecordedHistory, _ type: any HistoryModel.Type) throws
+  -> (proved: Bool, searchFails: Bool)
+{
+  func open<M: HistoryModel>(_: M.Type) throws -> (Bool, Bool) {
+    let typed = try TypedHistory<M>(history)
+    let parts = Partition.parts(of: typed, split: true)
+    let proved = parts.contains { part in
+      PartOutcome.search(part, of: typed, budget: .unlimited).proof != nil
+    }
+    let fails = parts.contains { part in
+      let outcome = PartOutcome.search(part, of: typed, budget: .unlimited, proves: false)
+      if case .notLinearizable = outcome.result { return true }
+      return false
+    }
+    return (proved, fails)
+  }
+  return try open(type)
 }
 
 // MARK: - Random histories

@@ -28,6 +28,14 @@ enum BenchCommand {
         "--no-partitions",
         "For 'checker': check each history whole instead of one key at a time."),
       .flag(
+        "--generate",
+        "For 'checker': write the generated histories (kv, sequential, cas) into the folder and stop."
+      ),
+      .value(
+        "--seed", "N",
+        "For 'checker --generate': the seed of the generated histories (default: \(CheckerBenchCommand.defaultSeed))."
+      ),
+      .flag(
         "--json",
         "Print {\"results\":[…]} (for 'checker', also {\"totals\":{…}}) instead of the table."
       ),
@@ -37,6 +45,9 @@ enum BenchCommand {
       "Each figure is also written to standard error as it is measured.",
       "'bench checker' checks every history under the folder (.json history files, .log Jepsen",
       "logs, .txt/.edn Jepsen EDN) and prints each file's median time and peak memory, then totals.",
+      "'bench checker FOLDER --generate' writes, from a seed, histories Porcupine's test parsers also",
+      "read: kv/ (10, 100, 1000 keys; 1k, 10k, 100k operations), sequential/ (10k to 1M operations,",
+      "no overlap) and cas/ (etcd-log registers, 10 and 20 clients, legal and with one impossible read).",
     ],
     execute: { parsed, context throws(UsageError) in try run(parsed, context) })
 

@@ -3,6 +3,7 @@ import Foundation
 /// `racecheck bench checker <folder>`: the history checker's time and memory on every history of a folder.
 enum CheckerBenchCommand {
   static let defaultRuns = 5
+  static let defaultSeed: UInt64 = 15
 
   static func run(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError)
     -> ExitStatus
@@ -13,6 +14,7 @@ enum CheckerBenchCommand {
       throw .missingArgument("folder", command: "bench checker")
     }
     let folder = parsed.positionals[1]
+    if parsed.flag("--generate") { return try generate(into: folder, parsed, context) }
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
       isDirectory.boolValue
@@ -58,6 +60,31 @@ enum CheckerBenchCommand {
     context.print(
       "Times are medians of \(runs) checks of each file, reading excluded; the machine's other load counts."
     )
+    return .success
+  }
+}
+
+extension CheckerBenchCommand {
+  /// Writes ``GeneratedHistory/standardSet(seed:)`` under `folder`, one line per file on standard error.
+  static func generate(into folder: String, _ parsed: ParsedArguments, _ context: CommandContext)
+    throws(UsageError) -> ExitStatus
+  {
+    let seed = try parsed.integer("--seed", atLeast: 0).map(UInt64.init) ?? defaultSeed
+    for history in GeneratedHistory.standardSet(seed: seed) {
+      let path = folder + "/" + history.path
+      let directory = (path as NSString).deletingLastPathComponent
+      do {
+        try FileManager.default.createDirectory(
+          atPath: directory, withIntermediateDirectories: true)
+        try Data(history.text().utf8).write(to: URL(fileURLWithPath: path))
+      } catch {
+        context.printError("\(context.programName): \(path): \(error.localizedDescription)")
+        return .dataError
+      }
+      context.printError(
+        "bench: wrote \(path) (\(history.operations) operations, \(history.expectedVerdict.rawValue))"
+      )
+    }
     return .success
   }
 }

@@ -1,0 +1,192 @@
+import Testing
+
+@testable import RaceCheck
+
+// The checker's cost measured in work, not seconds: a history that needs no backtracking
+// is searched in steps and copies linear in its length, and explaining a violation
+// spends at most what deciding it did, or the explainer's floor.
+
+extension RaceCheckTestSuite {
+  @Suite struct SearchWorkTests {
+    @Test(arguments: ["register", "counter", "kv"])
+    func sequentialHistoriesCostLinearWork(model: String) throws {
+      var perOperation: [Double] = []
+      for count in [1000, 4000, 16000] {
+        let work = try searchWork(sequential(model, count: count))
+        // A step per node entered and one per candidate tried: a few per operation.
+        #expect(work.steps <= 4 * count, "\(model) \(count): \(work)")
+        // The longest prefix grows by one each placement and is never copied again.
+        #expect(work.copied <= count, "\(model) \(count): \(work)")
+        perOperation.append(Double(work.steps) / Double(count))
+      }
+      // Linear: the steps per operation do not grow with the length.
+      #expect(perOperation.last! <= perOperation.first! * 1.1, "\(perOperation)")
+    }
+
+    @Test func longestPrefixCopiesEachPlacementOnceUntilPopped() {
+      var longest = LongestPrefix(state: 0)
+      var stack: [Int32] = []
+      for operation in 0..<100 as Range<Int32> {
+        stack.append(operation)
+        if stack.count > longest.count { longest.extend(to: stack, state: operation) }
+      }
+      #expect(longest.copied == 100)
+      // Popping ten and placing eleven others copies only the eleven.
+      stack.removeLast(10)
+      longest.shorten(to: stack.count)
+      for operation in 200..<211 as Range<Int32> {
+        stack.append(operation)
+        if stack.count > longest.count { longest.extend(to: stack, state: operation) }
+      }
+      #expect(longest.copied == 111)
+      #expect(longest.prefix == stack.map { Int($0) })
+      #expect(longest.state == 210)
+    }
+
+    @Test func aStepBudgetStopsTheSearchUnknown() throws {
+      let history = try GeneratedHistory(
+        family: .casRegister(clients: 10, legal: true), operations: 300, seed: 7
+      ).recorded()
+      let typed = try TypedHistory<CASRegisterModel>(history)
+      let part = try #require(Partition.parts(of: typed, split: true).first)
+      let outcome = PartOutcome.search(
+        part, of: typed, budget: WingGongSearch.Budget(steps: 50), proves: false)
+      guard case .unknown = outcome.result else {
+        Issue.record("expected unknown, got \(outcome.result)")
+        return
+      }
+      #expect(outcome.work.steps <= 50)
+    }
+
+    // A search that takes many steps to fail: the explanation may spend as many again.
+    @Test func explainingCostsAtMostWhatDecidingDid() throws {
+      let history = try GeneratedHistory(
+        family: .casRegister(clients: 10, legal: false), operations: 100, seed: 3
+      ).recorded()
+      let typed = try TypedHistory<CASRegisterModel>(history)
+      let part = try #require(Partition.parts(of: typed, split: true).first)
+      let decided = PartOutcome.search(part, of: typed, budget: .unlimited, proves: false)
+      guard case .notLinearizable = decided.result else {
+        Issue.record("expected a violation, got \(decided.result)")
+        return
+      }
+      for floor in [0, 1000] {
+        var explainer = Explainer(history: typed, part: part, deadline: nil)
+        explainer.decidingSteps = decided.work.steps / 4 + floor
+        let (violation, steps) = explainer.violation(decided)
+        #expect(steps <= max(explainer.decidingSteps, Explainer<CASRegisterModel>.stepFloor))
+        #expect(!violation.window.isEmpty)
+      }
+    }
+
+    @Test func aSmallBudgetGivesACoarserWindowAndSaysSo() throws {
+      let history = try GeneratedHistory(
+        family: .casRegister(clients: 10, legal: false), operations: 100, seed: 3
+      ).recorded()
+      let typed = try TypedHistory<CASRegisterModel>(history)
+      let part = try #require(Partition.parts(of: typed, split: true).first)
+      let decided = PartOutcome.search(part, of: typed, budget: .unlimited, proves: false)
+      let full = Explainer(history: typed, part: part, deadline: nil).violation(decided)
+      let starved = Explainer(history: typed, part: part, deadline: nil)
+        .smallestWindow(budget: 10)
+      #expect(full.violation.windowExtent == .smallest)
+      #expect(starved.extent == .budgetExhausted)
+      #expect(starved.steps <= 10)
+      #expect(starved.operations.count > full.violation.window.count)
+    }
+
+    @Test func anImpossibleReadIsCitedAndItsWindowEndsThere() throws {
+      let history = try GeneratedHistory(
+        family: .casRegister(clients: 10, legal: false), operations: 2000, seed: 15
+      ).recorded()
+      let verdict = try HistoryChecker().check(history)
+      #expect(verdict.verdict == .notLinearizable)
+      let violation = try #require(verdict.violation)
+      guard case .impossibleRead(let operation, let value) = violation.proof else {
+        Issue.record("no proof: \(violation)")
+        return
+      }
+      #expect(value == 5)
+      #expect(history.operations[operation].name == "read")
+      #expect(history.operations[operation].result == 5)
+      #expect(violation.windowExtent == .upToProof)
+      #expect(violation.window.contains(operation))
+    }
+  }
+}
+
+/// What searching every part of `history` cost, without proofs.
+private func searchWork(_ history: RecordedHistory) throws -> WingGongSearch.Work {
+  func open<M: HistoryModel>(_: M.Type) throws -> WingGongSearch.Work {
+    let typed = try TypedHistory<M>(history)
+    var total = WingGongSearch.Work()
+    for part in Partition.parts(of: typed, split: true) {
+      let outcome = PartOutcome.search(part, of: typed, budget: .unlimited, proves: false)
+      guard case .linearizable = outcome.result else {
+        Issue.record("a sequential history must be linearizable: \(outcome.result)")
+        return total
+      }
+      total.steps += outcome.work.steps
+      total.copied += outcome.work.copied
+    }
+    return total
+  }
+  guard let type = BuiltInModels.model(named: history.model) else {
+    Issue.record("no model \(history.model)")
+    return WingGongSearch.Work()
+  }
+  return try open(type)
+}
+
+/// `count` operations of one process, one after another: writes and reads, or increments and reads, or kv puts, appends and gets.
+private func sequential(_ model: String, count: Int) -> RecordedHistory {
+  var operations: [RecordedHistory.Operation] = []
+  var register: Value = .null
+  var counter = 0
+  var text = ""
+  for index in 0..<count {
+    let name: String
+    var arguments: [Value] = []
+    var result: Value = .null
+    switch (model, index % 3) {
+    case ("register", 0):
+      name = "write"
+      arguments = [.int(index % 5)]
+      register = .int(index % 5)
+    case ("register", _):
+      name = "read"
+      result = register
+    case ("counter", 0), ("counter", 1):
+      name = "increment"
+      counter += 1
+    case ("counter", _):
+      name = "get"
+      result = .int(counter)
+    case (_, 0):
+      name = "put"
+      arguments = ["k", .string("v\(index)")]
+      text = "v\(index)"
+    case (_, 1):
+      name = "append"
+      arguments = ["k", "x"]
+      text += "x"
+    default:
+      name = "get"
+      arguments = ["k"]
+      result = .string(text)
+    }
+    operations.append(
+      RecordedHistory.Operation(
+        process: 0, name: name, arguments: arguments, call: Int64(2 * index),
+        return: Int64(2 * index + 1), result: result, status: .ok))
+  }
+  return RecordedHistory(model: model, operations: operations)
+}
+
+extension GeneratedHistory {
+  /// The history as `check` reads its file.
+  func recorded() throws -> RecordedHistory {
+    let format: HistoryFormat = path.hasSuffix(".log") ? .jepsenLog : .jepsen
+    return try format.read(Array(text().utf8))
+  }
+}
