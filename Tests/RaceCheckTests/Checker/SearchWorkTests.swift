@@ -8,6 +8,18 @@ import Testing
 
 extension RaceCheckTestSuite {
   @Suite struct SearchWorkTests {
+    /// A generated illegal compare-and-set history of 100 operations, and its plain search's verdict (no proof without search).
+    func illegalCASHistoryDecidedBySearch() throws -> (
+      TypedHistory<CASRegisterModel>, Partition<CASRegisterModel>, PartOutcome<CASRegisterModel>
+    ) {
+      let history = try GeneratedHistory(
+        family: .casRegister(clients: 10, legal: false), operations: 100, seed: 3
+      ).recorded()
+      let typed = try TypedHistory<CASRegisterModel>(history)
+      let part = try #require(Partition.parts(of: typed, split: true).first)
+      return (typed, part, PartOutcome.search(part, of: typed, budget: .unlimited, proves: false))
+    }
+
     @Test(arguments: ["register", "counter", "kv"])
     func sequentialHistoriesCostLinearWork(model: String) throws {
       var perOperation: [Double] = []
@@ -60,12 +72,7 @@ extension RaceCheckTestSuite {
 
     // A search that takes many steps to fail: the explanation may spend as many again.
     @Test func explainingCostsAtMostWhatDecidingDid() throws {
-      let history = try GeneratedHistory(
-        family: .casRegister(clients: 10, legal: false), operations: 100, seed: 3
-      ).recorded()
-      let typed = try TypedHistory<CASRegisterModel>(history)
-      let part = try #require(Partition.parts(of: typed, split: true).first)
-      let decided = PartOutcome.search(part, of: typed, budget: .unlimited, proves: false)
+      let (typed, part, decided) = try illegalCASHistoryDecidedBySearch()
       guard case .notLinearizable = decided.result else {
         Issue.record("expected a violation, got \(decided.result)")
         return
@@ -80,12 +87,7 @@ extension RaceCheckTestSuite {
     }
 
     @Test func aSmallBudgetGivesACoarserWindowAndSaysSo() throws {
-      let history = try GeneratedHistory(
-        family: .casRegister(clients: 10, legal: false), operations: 100, seed: 3
-      ).recorded()
-      let typed = try TypedHistory<CASRegisterModel>(history)
-      let part = try #require(Partition.parts(of: typed, split: true).first)
-      let decided = PartOutcome.search(part, of: typed, budget: .unlimited, proves: false)
+      let (typed, part, decided) = try illegalCASHistoryDecidedBySearch()
       let full = Explainer(history: typed, part: part, deadline: nil).violation(decided)
       let starved = Explainer(history: typed, part: part, deadline: nil)
         .smallestWindow(budget: 10)
