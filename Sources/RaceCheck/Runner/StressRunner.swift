@@ -1,6 +1,5 @@
 import CRaceCheckInterposer
 import Foundation
-import Synchronization
 
 /// Runs scenarios on real threads, many invocations each, and checks every distinct outcome.
 ///
@@ -345,11 +344,13 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     pauses: SplitMix64? = nil
   ) -> AsyncBatch<Subject>.Outcome {
     let observer = observer
-    let pauses = Mutex(pauses)
+    // Drawn up front, in the order the calls use them, so the task needs no shared generator.
+    var random = pauses
+    let pauses = batch.calls.map { _ in random?.next() }
     return batch.run(
       on: subject, waiting: batchWaits[thread],
       before: { offset in
-        if let pause = pauses.withLock({ $0?.next() }) { spin(pause) }
+        if let pause = pauses[offset] { spin(pause) }
         observer?.operationStarts(thread: thread, index: first + offset)
       },
       after: { _ in observer?.operationEnds(thread: thread) })

@@ -18,6 +18,7 @@ extension RaceCheckTestSuite {
     /// Outside the scheduler and a probe, a call's task starts at once on the scenario thread that made it, not after a hop to another thread.
     @Test func aCallsTaskStartsOnTheThreadThatMadeIt() {
       let result = Mutex<Value?>(nil)
+      let finished = DispatchSemaphore(value: 0)
       // A thread of its own, as a runner's are: not one of the concurrency runtime's.
       let thread = Thread {
         let caller = pthread_self()
@@ -25,9 +26,10 @@ extension RaceCheckTestSuite {
           of: Scenario.Call("count"), timeout: .seconds(10)
         ) { .bool(pthread_equal(pthread_self(), caller) != 0) }
         result.withLock { $0 = value }
+        finished.signal()
       }
       thread.start()
-      while !thread.isFinished { usleep(1000) }
+      finished.wait()
       #expect(result.withLock { $0 } == .bool(true))
     }
 
