@@ -5,8 +5,10 @@ import Synchronization
 /// A call in a task of its own costs a task and a wake of the thread that waits for it,
 /// more than most calls themselves; a thread's column, or the init or post part, made from
 /// one task costs one of each. Each call is still timed on its own: its call time is taken
-/// before its `await`, its return time after. Only in plain stress: the scheduler and a
-/// probe follow each call's own task.
+/// before its `await`, its return time after. Under an ``AsyncProbe`` the task records its
+/// hops for the call it is making and each call goes through the probe's gate, so that a
+/// probe sees the failures of the interleavings a plain run makes. Only in stress mode:
+/// the scheduler follows each call's own task.
 struct AsyncBatch<Subject> {
   /// One call of the part: what to await and its recorded arguments.
   struct Call {
@@ -24,23 +26,28 @@ struct AsyncBatch<Subject> {
   }
 
   let calls: [Call]
+  /// The run's calls, under a probe: its hops are recorded and its gate kept.
+  let probe: AsyncCalls?
 
-  /// The part's calls, or nil when one of them is not `async`.
-  init?(_ calls: [AsyncCall<Subject>?], arguments: [[Value]]) {
+  /// The part's calls, or nil when one of them is not `async`; `probe` is the run's calls when a probe watches them.
+  init?(_ calls: [AsyncCall<Subject>?], arguments: [[Value]], probe: AsyncCalls? = nil) {
     var batch: [Call] = []
     for (call, arguments) in zip(calls, arguments) {
       guard let call else { return nil }
       batch.append(Call(call: call, arguments: arguments))
     }
     self.calls = batch
+    self.probe = probe
   }
 
   /// Makes the calls on `subject` from one task and waits for it; `before` and `after` run around each call, on the task, with its offset.
   ///
+  /// `first` is the history index of the part's first call, which a probe's hops name.
   /// The wait is as long as the calls' timeouts together; a call still running then ends
   /// the part with a ``CompletionTimeout`` that names it.
   func run(
     on subject: Subject, waiting wait: CompletionWait,
+    first firstIndex: Int = 0,
     before: @escaping @Sendable (Int) -> Void = { _ in },
     after: @escaping @Sendable (Int) -> Void = { _ in }
   ) -> Outcome {
@@ -49,12 +56,26 @@ struct AsyncBatch<Subject> {
     let subject = Shared(subject)
     let calls = Shared(calls)
     let timeout = calls.value.reduce(Duration.zero) { $0 + $1.call.timeout }
+    // A job arrives while the call that left the actor has not yet returned, so the calls
+    // returned so far number the one in flight.
+    let executor = probe.map { probe in
+      CallExecutor(batchOf: probe) {
+        firstIndex + min(recorded.finished.load(ordering: .relaxed), recorded.callTimes.count - 1)
+      }
+    }
+    let probe = probe
+    let gated = probe?.gates == true ? probe : nil
     do {
-      _ = try wait.value(of: Scenario.Call(first.call.name, first.arguments), timeout: timeout) {
+      _ = try wait.value(
+        of: Scenario.Call(first.call.name, first.arguments), timeout: timeout, on: executor
+      ) {
         for (offset, call) in calls.value.enumerated() {
           before(offset)
+          probe?.begins(call: firstIndex + offset)
+          if let gated { await gated.enter(call.call.name) }
           recorded.callTimes[offset] = MonotonicClock.now()
           do {
+            defer { gated?.leave(call.call.name) }
             recorded.results[offset] = try await call.call.run(subject.value, call.arguments)
           } catch {
             recorded.thrown = (offset, error)

@@ -35,8 +35,13 @@ final class AsyncCalls: Sendable {
 
   /// Runs `perform` as call `index` of the run.
   func making<Result>(call index: Int, _ perform: () throws -> Result) rethrows -> Result {
-    if probe != nil { recorded.withLock { $0.hops[index] = [] } }
+    begins(call: index)
     return try Self.$current.withValue(Call(calls: self, index: index), operation: perform)
+  }
+
+  /// Starts call `index`'s run: under a probe, the hops of its earlier runs are forgotten.
+  func begins(call index: Int) {
+    if probe != nil { recorded.withLock { $0.hops[index] = [] } }
   }
 
   /// Whether the run records its tasks' hops.

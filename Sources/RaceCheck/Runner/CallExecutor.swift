@@ -8,8 +8,8 @@ import Dispatch
 /// scheduler each such job is a block it schedules, and under an ``AsyncProbe`` each
 /// arrival is a hop it records: the executor the task left and where it will go on.
 final class CallExecutor: TaskExecutor {
-  /// The call's place in its run, through which its hops are recorded under a probe.
-  private let made: AsyncCalls.Call?
+  /// The run whose probe records the task's hops, and the call the task is making when a job arrives.
+  private let recording: (calls: AsyncCalls, call: @Sendable () -> Int)?
   /// Under the scheduler, the call's own queue, concurrent on the global queue's threads, whose label names the call's task in the trace; elsewhere the global queue, which costs nothing to make.
   private let queue: DispatchQueue
 
@@ -18,7 +18,7 @@ final class CallExecutor: TaskExecutor {
 
   /// Creates the executor of `call`'s task, which `made` places in its run.
   init(for call: Scenario.Call, made: AsyncCalls.Call?) {
-    self.made = made
+    recording = made.map { made in (made.calls, { made.index }) }
     guard rc_interposer_mode() == RC_MODE_SUBJECT else {
       queue = .global()
       return
@@ -38,6 +38,14 @@ final class CallExecutor: TaskExecutor {
     return CallExecutor(for: call, made: made)
   }
 
+  /// Creates the executor of a task that makes several calls of `calls` in turn, under its probe; `current` is the call it is making.
+  ///
+  /// Only in plain stress: the scheduler follows each call's own task and queue.
+  init(batchOf calls: AsyncCalls, current: @escaping @Sendable () -> Int) {
+    recording = (calls, current)
+    queue = .global()
+  }
+
   /// The call a queue label of ``queueLabelPrefix`` names, or nil for another queue's label.
   static func call(namedBy label: String) -> Substring? {
     guard label.hasPrefix(queueLabelPrefix), let colon = label.firstIndex(of: ":") else {
@@ -48,9 +56,10 @@ final class CallExecutor: TaskExecutor {
 
   func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
-    if let made, made.calls.recordsHops, let hop = TaskJobLayout(job) {
-      made.calls.recordHop(
-        call: made.index, leftExecutor: hop.currentExecutor, continuations: hop.continuations)
+    if let recording, recording.calls.recordsHops, let hop = TaskJobLayout(job) {
+      recording.calls.recordHop(
+        call: recording.call(), leftExecutor: hop.currentExecutor,
+        continuations: hop.continuations)
     }
     queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
   }

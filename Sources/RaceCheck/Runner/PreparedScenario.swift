@@ -54,11 +54,12 @@ struct PreparedScenario<Subject, Model: Hashable & Sendable>: @unchecked Sendabl
 
   /// `calls` made from one task, when the run allows it and every one of them is `async`; nil otherwise.
   ///
-  /// A run under a probe records each call's own task, and a spec whose thread 0 runs on
-  /// the main thread makes each call from there.
+  /// A spec whose thread 0 runs on the main thread makes each call from there.
   func batch(_ calls: [Call], spec: Spec<Subject, Model>) -> AsyncBatch<Subject>? {
-    guard calls.count > 1, asyncCalls.probe == nil, !spec.usesMainThread else { return nil }
-    return AsyncBatch(calls.map(\.asyncCall), arguments: calls.map(\.arguments))
+    guard calls.count > 1, !spec.usesMainThread else { return nil }
+    return AsyncBatch(
+      calls.map(\.asyncCall), arguments: calls.map(\.arguments),
+      probe: asyncCalls.probe == nil ? nil : asyncCalls)
   }
 
   /// Every call's model-side step, in history order: init, each column, post.

@@ -348,7 +348,7 @@ final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendab
     var random = pauses
     let pauses = batch.calls.map { _ in random?.next() }
     return batch.run(
-      on: subject, waiting: batchWaits[thread],
+      on: subject, waiting: batchWaits[thread], first: first,
       before: { offset in
         if let pause = pauses[offset] { spin(pause) }
         observer?.operationStarts(thread: thread, index: first + offset)

@@ -17,17 +17,28 @@ extension CheckSession {
     if failure.evidence.crash != nil {
       return diagnoseDeath(failure, of: scenario, index: index)
     }
-    let history = failure.evidence.history ?? History(entries: [])
-    // Reentrancy is proven by experiment on the scenario, and an actor's lost update fits
-    // the hypotheses of results alone as well: it is tried first.
-    let reentrancy =
-      failure.evidence.kind == .nonLinearizable
-      ? diagnoseActorReentrancy(
-        of: scenario, index: index, budget: experimentBudget ?? invocationBudget) : nil
-    var diagnosis =
-      failure.diagnosis ?? reentrancy
-      ?? Diagnoser.diagnose(
-        history, spec: spec, escapedReads: failure.schedule?.escapedReads ?? [])
+    var diagnosis: Diagnosis
+    if let named = failure.diagnosis {
+      diagnosis = named
+    } else {
+      // Reentrancy is proven by experiment on the scenario, and an actor's lost update fits
+      // the hypotheses of results alone as well: it is tried first, and until a run shows
+      // that no call entered an actor during another's await, those hypotheses name nothing.
+      let reentrancy =
+        failure.evidence.kind == .nonLinearizable
+        ? reentrancyEvidence(
+          of: scenario, index: index, budget: experimentBudget ?? invocationBudget) : .impossible
+      switch reentrancy {
+      case .proven(let proven):
+        return Diagnosed(failure: failure, diagnosis: proven)
+      case .undecided(let reason):
+        return Diagnosed(failure: failure, diagnosis: Self.reentrancyUndecided(reason))
+      case .impossible, .absent:
+        diagnosis = Diagnoser.diagnose(
+          failure.evidence.history ?? History(entries: []), spec: spec,
+          escapedReads: failure.schedule?.escapedReads ?? [])
+      }
+    }
     if diagnosis.pattern == .unclassified, case .nonLinearizable = failure.evidence,
       scenario.activeThreads > 1, ConcurrentOnlyFailure.applies(to: spec, scenario: scenario),
       let inTurn = try? run(
@@ -44,6 +55,17 @@ extension CheckSession {
         .barrierOnGlobalQueue, evidence: diagnosis.evidence + "; and " + barrier.evidence)
     }
     return Diagnosed(failure: failure, diagnosis: diagnosis)
+  }
+
+  /// The diagnosis of a failure of `async` calls that an actor's reentrancy may explain, when no run could tell.
+  static func reentrancyUndecided(_ reason: String) -> Diagnosis {
+    Diagnosis(
+      .unclassified,
+      evidence:
+        "the calls are async, so an actor's reentrancy (a call entering the actor during "
+        + "another's await) would explain these results as well as any pattern of results alone, "
+        + "and nothing ruled it out: \(reason); the minimized scenario and history below are "
+        + "the evidence")
   }
 
   /// A request to run a scenario that died once more; a run that hangs tells nothing new, so it is not waited on long.

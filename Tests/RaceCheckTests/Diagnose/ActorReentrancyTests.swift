@@ -155,6 +155,93 @@ extension RaceCheckTestSuite {
       #expect(failure.diagnosis.evidence.contains("ran on the actor before it resumed"))
     }
 
+    /// Two overlapping `add`s and a `count` that saw one: a lost update by the results alone.
+    static let lostAdd = History(entries: [
+      .made(0, "add", [], 1, 4),
+      .made(1, "add", [], 2, 3),
+      .made(0, "count", [], 5, 6, result: .int(1)),
+    ])
+    static let lostAddScenario = Scenario(
+      parallel: [[Scenario.Call("add", [])], [Scenario.Call("add", [])]],
+      post: [Scenario.Call("count", [])])
+
+    /// The diagnosis a stress session gives ``lostAdd`` as a failure of `spec`, with experiments of `budget` invocations.
+    static func diagnosis<Subject, Model>(of spec: Spec<Subject, Model>, budget: Int) -> Diagnosis {
+      let session = CheckSession(
+        spec: spec, configuration: Configuration.demo(seed: 1),
+        runner: StressScenarioRunner(spec: spec))
+      defer { session.runner.shutDown() }
+      let failure = ObservedFailure(
+        evidence: .nonLinearizable(
+          lostAdd, Explanation(longestPrefix: [], state: "0", candidates: [])))
+      return session.diagnose(
+        failure, of: lostAddScenario, index: 0, experimentBudget: budget
+      ).diagnosis
+    }
+
+    /// Results that fit a compound update are not named one when the calls are `async` and no run ruled out reentrancy.
+    ///
+    /// The actor here is correct, so the probe never sees the failure: an actor's reentrancy
+    /// is neither proven nor ruled out, and the same results of synchronous calls are named.
+    @Test func aLostUpdateOfAsyncCallsThatNoProbedRunShowsIsUnclassified() {
+      let asynchronous = Spec("SafeTally", make: SafeTally.init, model: 0) {
+        Operation("add") { (tally: SafeTally) in
+          await tally.add()
+        } model: {
+          (count: inout Int) in
+          count += 1
+        }
+        Operation("count") { (tally: SafeTally) in
+          await tally.count
+        } model: {
+          (count: inout Int) in
+          count
+        }
+      }
+      let unseen = Self.diagnosis(of: asynchronous, budget: 20)
+      #expect(unseen.pattern == .unclassified, "\(unseen.evidence)")
+      #expect(
+        unseen.evidence.contains("did not see the failure in 40 invocations"), "\(unseen.evidence)")
+      let synchronous = Spec("LockedTally", make: LockedTally.init, model: 0) {
+        Operation("add") { (tally: LockedTally) in
+          tally.add()
+        } model: {
+          (count: inout Int) in
+          count += 1
+        }
+        Operation("count") { (tally: LockedTally) in
+          tally.count
+        } model: {
+          (count: inout Int) in
+          count
+        }
+      }
+      let named = Self.diagnosis(of: synchronous, budget: 20)
+      #expect(named.pattern == .nonAtomicCompoundUpdate, "\(named.evidence)")
+    }
+
+    /// A probed run that fails with no call entering an actor rules reentrancy out, and the results name the bug.
+    ///
+    /// `CappedTally` has no actor and counts at most one `add`, so every probed run fails.
+    @Test func aLostUpdateOfAsyncCallsOnNoActorIsNamedFromTheResults() {
+      let spec = Spec("CappedTally", make: CappedTally.init, model: 0) {
+        Operation("add") { (tally: CappedTally) in
+          await tally.add()
+        } model: {
+          (count: inout Int) in
+          count += 1
+        }
+        Operation("count") { (tally: CappedTally) in
+          await tally.count
+        } model: {
+          (count: inout Int) in
+          count
+        }
+      }
+      let diagnosis = Self.diagnosis(of: spec, budget: 20)
+      #expect(diagnosis.pattern == .nonAtomicCompoundUpdate, "\(diagnosis.evidence)")
+    }
+
     /// A lost update of a class with no actor, across an await, is not reentrancy: its await leaves no actor.
     @Test func aClassWithoutAnActorIsNotNamedReentrant() throws {
       var configuration = Configuration.demo(seed: 1)
@@ -191,5 +278,38 @@ final class UnisolatedTally: @unchecked Sendable {
     let read = count
     await Task.yield()
     lock.withLock { value = read + 1 }
+  }
+}
+
+/// A correct actor whose `add` suspends: no call can lose another's update.
+actor SafeTally {
+  private(set) var count = 0
+
+  func add() async {
+    await Task.yield()
+    count += 1
+  }
+}
+
+/// A correct count behind a lock.
+final class LockedTally: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value = 0
+
+  var count: Int { lock.withLock { value } }
+
+  func add() { lock.withLock { value += 1 } }
+}
+
+/// A count with no actor that keeps at most one `add`: every run of two adds loses one.
+final class CappedTally: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value = 0
+
+  var count: Int { get async { lock.withLock { value } } }
+
+  func add() async {
+    await Task.yield()
+    lock.withLock { value = 1 }
   }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 import Testing
 
@@ -75,6 +76,56 @@ extension RaceCheckTestSuite {
       let timeout = try #require(outcome.thrown?.error as? CompletionTimeout)
       #expect(timeout.call.operation == "stall")
       #expect(outcome.results[0] == .int(1))
+    }
+
+    /// Under a probe the part's task records its hops, each under the history index of the call it was making.
+    @Test func underAProbeEachCallsHopsAreItsOwn() throws {
+      let log = Log()
+      let calls = AsyncCalls(AsyncProbe())
+      let batch = try #require(
+        AsyncBatch(
+          [Self.add, Self.add, Self.add], arguments: [[.int(7)], [.int(8)], [.int(9)]],
+          probe: calls))
+      let outcome = batch.run(on: log, waiting: CompletionWait(), first: 4)
+      #expect(outcome.thrown == nil)
+      #expect(outcome.results == [.int(1), .int(2), .int(3)])
+      // Each call suspends at its `Task.yield()`, which brings the task to the probe's executor.
+      #expect(Set(calls.hops().map(\.call)) == [4, 5, 6])
+    }
+
+    /// A subject that notes the most calls it ever had in flight at once.
+    final class Overlaps: Sendable {
+      private let counts = Mutex<(now: Int, most: Int)>((0, 0))
+
+      var most: Int { counts.withLock { $0.most } }
+
+      func touch() async {
+        counts.withLock {
+          $0.now += 1
+          $0.most = max($0.most, $0.now)
+        }
+        for _ in 0..<20 { await Task.yield() }
+        counts.withLock { $0.now -= 1 }
+      }
+    }
+
+    static let touch = AsyncCall<Overlaps>("touch", timeout: .seconds(30)) {
+      (subject: Overlaps) -> Value in
+      await subject.touch()
+      return .null
+    }
+
+    /// Under a probe that runs an operation alone, two parts made at once never have two of its calls in flight.
+    @Test func underAProbeTheExclusiveOperationRunsAlone() throws {
+      let subject = Overlaps()
+      let calls = AsyncCalls(AsyncProbe(exclusiveOperation: "touch"))
+      let batch = try #require(
+        AsyncBatch([Self.touch, Self.touch, Self.touch], arguments: [[], [], []], probe: calls))
+      let waits = [CompletionWait(), CompletionWait()]
+      DispatchQueue.concurrentPerform(iterations: 2) { part in
+        _ = batch.run(on: subject, waiting: waits[part], first: 3 * part)
+      }
+      #expect(subject.most == 1)
     }
 
     @Test func aPartWithASynchronousCallIsNotBatched() {
