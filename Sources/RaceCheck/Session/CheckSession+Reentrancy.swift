@@ -1,7 +1,7 @@
 extension CheckSession {
   /// What the reentrancy experiment showed about a failure whose scenario makes `async` calls.
   enum ReentrancyEvidence {
-    /// No two `async` calls of the scenario run at once, so none can enter an actor during another's `await`.
+    /// The scenario makes no `async` calls, or runs one thread: no call can enter an actor during another's `await`.
     case impossible
     /// A failing run that recorded every hop of its calls' tasks shows no call entering an actor during another's `await`.
     case absent
