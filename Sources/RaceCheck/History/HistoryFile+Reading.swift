@@ -74,7 +74,7 @@ extension HistoryFile {
     -> RecordedHistory.Operation
   {
     func problem(_ problem: HistoryFileError.OperationProblem) -> HistoryFileError {
-      .operation(index: index, problem)
+      .operation(index: index, source: .element(line: line), problem)
     }
     guard case .object(let fields) = value else {
       throw problem(.notAnObject(got: HistoryFileError.describe(value)))
@@ -143,13 +143,15 @@ extension HistoryFile {
           first = (
             later,
             .overlaps(
-              process: name, other: earlier, otherCall: before.call, otherReturn: before.return,
-              call: after.call)
+              process: name, other: earlier, otherSource: before.source, otherCall: before.call,
+              otherReturn: before.return, call: after.call)
           )
         }
         break
       }
     }
-    if let first { throw .operation(index: first.index, first.problem) }
+    if let first {
+      throw .operation(index: first.index, source: operations[first.index].source, first.problem)
+    }
   }
 }
