@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The fields of a Jepsen op map the readers use, read straight from the EDN without building the map.
 ///
 /// A history is millions of op maps of five fields each: hashing every key into a
@@ -44,7 +50,11 @@ struct EDNOpMap: Hashable, Sendable {
       case 7: field = .process
       default: return nil
       }
-      guard field.name.withUTF8Buffer({ $0.elementsEqual(bytes) }) else { return nil }
+      let name = field.name
+      let equal = bytes.withUnsafeBufferPointer {
+        memcmp($0.baseAddress!, name.utf8Start, $0.count)
+      }
+      guard equal == 0 else { return nil }
       self = field
     }
   }

@@ -42,30 +42,29 @@ struct JepsenEventPairing {
     operations.reserveCapacity(count)
   }
 
-  mutating func add(_ event: Event) throws(JepsenImportError) {
-    // Only a message needs the process's text.
-    var process: String { String(event.process) }
+  mutating func add(_ event: consuming Event) throws(JepsenImportError) {
+    let (process, line) = (event.process, event.line)
     switch event.type {
     case "invoke":
-      if let earlier = running[event.process] {
-        throw .invocationWhileRunning(
-          line: event.line, process: process, runningSince: earlier.line)
+      if let since = running[process]?.line {
+        throw .invocationWhileRunning(line: line, process: String(process), runningSince: since)
       }
-      if let infoLine = ended[event.process] {
-        throw .invocationAfterInfo(line: event.line, process: process, infoLine: infoLine)
+      if let infoLine = ended[process] {
+        throw .invocationAfterInfo(line: line, process: String(process), infoLine: infoLine)
       }
-      running[event.process] = event
+      // Moved, not copied, as the completion below is: an event holds two values and two names.
+      running[process] = consume event
     case "ok", "fail", "info":
-      guard let invocation = running.removeValue(forKey: event.process) else {
-        throw .completionWithoutInvocation(line: event.line, process: process)
+      guard let invocation = running.removeValue(forKey: process) else {
+        throw .completionWithoutInvocation(line: line, process: String(process))
       }
       guard invocation.function == event.function else {
         throw .completionMismatch(
-          line: event.line, process: process, invoked: invocation.function,
+          line: line, process: String(process), invoked: invocation.function,
           completed: event.function)
       }
-      if event.type == "info" { ended[event.process] = event.line }
-      operations.append(try operation(invocation, completion: event))
+      if event.type == "info" { ended[process] = line }
+      operations.append(try operation(invocation, completion: consume event))
     default:
       throw .unknownType(line: event.line, got: ":" + event.type)
     }
