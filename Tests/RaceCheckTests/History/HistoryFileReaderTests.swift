@@ -32,6 +32,22 @@ extension RaceCheckTestSuite {
       #expect(readBack == expected)
     }
 
+    @Test func fieldGivenTwiceKeepsItsLastValue() throws {
+      let text = file(
+        #"{"process": 0, "op": "get", "process": "c", "args": ["a"], "call": 0, "return": 9, "return": 10}"#
+      )
+      let history = try HistoryFile.read(Array(text.utf8), models: BuiltInModels.names)
+      #expect(history.operations[0].process == "c" && history.operations[0].return == 10)
+    }
+
+    @Test func memberOutsideTheFormatIsReadAndDropped() throws {
+      let text = file(
+        #"{"process": 0, "op": "get", "args": ["a"], "call": 0, "return": 1, "note": {"by": [1, 2]}}"#
+      )
+      let history = try HistoryFile.read(Array(text.utf8), models: BuiltInModels.names)
+      #expect(history.operations.count == 1 && history.operations[0].name == "get")
+    }
+
     @Test(arguments: malformedFiles)
     func malformedFileIsRejectedWithItsMessage(file: MalformedFile) throws {
       let result = try CheckCLI.check(contents: file.contents)
@@ -133,6 +149,10 @@ private let malformedFiles: [MalformedFile] = [
     name: "return before call",
     contents: file(#"{"process": 0, "op": "get", "args": ["a"], "call": 55, "return": 40}"#),
     message: "operations[0] (line 1): 'return' (40) is before 'call' (55)"),
+  MalformedFile(
+    name: "member outside the format that is not JSON",
+    contents: file(#"{"process": 0, "op": "get", "args": ["a"], "call": 0, "note": [1,, 2]}"#),
+    message: "not valid JSON at line 1, column 113: expected a value, found ','"),
   MalformedFile(
     name: "unknown status",
     contents: file(
