@@ -25,7 +25,7 @@ struct TypedHistory<Model: HistoryModel>: Sendable {
       do {
         steps.append(try Model.step(operation.name, operation.arguments))
       } catch {
-        throw .operation(index: index, .model(error))
+        throw .operation(index: index, source: operation.source, .model(error))
       }
     }
     results = recorded.operations.map(\.result)

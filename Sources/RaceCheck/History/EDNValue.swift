@@ -61,8 +61,9 @@ struct EDNScanner {
 
   static let maximumDepth = 64
 
-  private let bytes: ArraySlice<UInt8>
-  private(set) var offset: Int
+  let bytes: ArraySlice<UInt8>
+  /// The cursor, an index into the bytes; a reader that looked ahead may set it back.
+  var offset: Int
 
   init(_ bytes: ArraySlice<UInt8>) {
     self.bytes = bytes
@@ -126,9 +127,9 @@ struct EDNScanner {
     case UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: ")"):
       throw error("unexpected '\(Character(Unicode.Scalar(byte)))'")
     default:
-      let token = try readToken()
+      let token = readTokenBytes()
       guard !token.isEmpty else { throw error("unexpected byte 0x\(String(byte, radix: 16))") }
-      return Self.atom(token)
+      return atom(token)
     }
   }
 
@@ -140,12 +141,12 @@ struct EDNScanner {
   }
 
   /// Reads the vector or list at the cursor form by form, each with the offset where it starts, so that a caller can say where each one was.
-  mutating func readSequenceElements() throws(SyntaxError) -> [(offset: Int, value: EDNValue)] {
+  mutating func readSequenceElements() throws(SyntaxError) -> [(offset: Int, form: EDNForm)] {
     skipWhitespace()
     guard startsWithSequence() else { throw error("expected '[' or '('") }
     let close = bytes[offset] == UInt8(ascii: "[") ? UInt8(ascii: "]") : UInt8(ascii: ")")
     offset += 1
-    var elements: [(offset: Int, value: EDNValue)] = []
+    var elements: [(offset: Int, form: EDNForm)] = []
     while true {
       try skipIgnored(depth: 1)
       guard offset < bytes.endIndex else {
@@ -156,8 +157,56 @@ struct EDNScanner {
         return elements
       }
       let start = offset
-      elements.append((start, try readValue(depth: 1)))
+      elements.append((start, try readForm(depth: 1)))
     }
+  }
+
+  /// The atom the bytes of `token` spell, without making a string of the integers, `nil`, `true` and `false` most tokens of a history are.
+  private func atom(_ token: Range<Int>) -> EDNValue {
+    let count = token.count
+    let first = bytes[token.lowerBound]
+    if count == 3 && first == UInt8(ascii: "n") && bytes[token] == Self.nilBytes[...] {
+      return .null
+    }
+    if count == 4 && first == UInt8(ascii: "t") && bytes[token] == Self.trueBytes[...] {
+      return .bool(true)
+    }
+    if count == 5 && first == UInt8(ascii: "f") && bytes[token] == Self.falseBytes[...] {
+      return .bool(false)
+    }
+    if let value = Self.plainInteger(bytes[token]) { return .int(value) }
+    return Self.atom(String(decoding: bytes[token], as: UTF8.self))
+  }
+
+  private static let nilBytes = Array("nil".utf8)
+  private static let trueBytes = Array("true".utf8)
+  private static let falseBytes = Array("false".utf8)
+
+  /// The value of a token that is only a sign, decimal digits and an `N` or `M`, when it fits an `Int`; nil for any other token, which ``atom(_:)-swift.type.method`` reads.
+  private static func plainInteger(_ token: ArraySlice<UInt8>) -> Int? {
+    var digits = token
+    if let last = digits.last, last == UInt8(ascii: "N") || last == UInt8(ascii: "M") {
+      digits = digits.dropLast()
+    }
+    var negative = false
+    if let sign = digits.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+      negative = sign == UInt8(ascii: "-")
+      digits = digits.dropFirst()
+    }
+    guard !digits.isEmpty else { return nil }
+    // Accumulated on the side of the sign, so that Int.min reads as Int(String) reads it.
+    var value = 0
+    for byte in digits {
+      guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
+      let digit = Int(byte &- UInt8(ascii: "0"))
+      let (shifted, overflowed) = value.multipliedReportingOverflow(by: 10)
+      let (next, overflowedAgain) =
+        negative
+        ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+      guard !overflowed && !overflowedAgain else { return nil }
+      value = next
+    }
+    return value
   }
 
   private static func atom(_ token: String) -> EDNValue {
@@ -182,37 +231,65 @@ struct EDNScanner {
     -> [EDNValue]
   {
     var elements: [EDNValue] = []
-    while true {
-      try skipIgnored(depth: depth + 1)
-      guard offset < bytes.endIndex else {
-        throw error("expected '\(Character(Unicode.Scalar(close)))', found the end of the line")
-      }
-      if bytes[offset] == close {
-        offset += 1
-        return elements
-      }
-      elements.append(try readValue(depth: depth + 1))
+    while let element = try readMember(closing: close, depth: depth) {
+      elements.append(element)
     }
+    return elements
   }
 
+  /// Reads the next member of a sequence nested at `depth`; nil, past it, at the `close` that ends the sequence.
+  mutating func readMember(closing close: UInt8, depth: Int) throws(SyntaxError) -> EDNValue? {
+    try skipIgnored(depth: depth + 1)
+    guard offset < bytes.endIndex else {
+      throw error("expected '\(Character(Unicode.Scalar(close)))', found the end of the line")
+    }
+    if bytes[offset] == close {
+      offset += 1
+      return nil
+    }
+    return try readValue(depth: depth + 1)
+  }
+
+  /// The byte at the cursor; nil at the end.
+  var nextByte: UInt8? { offset < bytes.endIndex ? bytes[offset] : nil }
+
+  /// Moves the cursor past the byte at it.
+  mutating func skipByte() { offset += 1 }
+
   private mutating func readToken() throws(SyntaxError) -> String {
+    String(decoding: bytes[readTokenBytes()], as: UTF8.self)
+  }
+
+  /// Moves the cursor past a token (up to whitespace, a delimiter or a comment) and returns where its bytes are.
+  mutating func readTokenBytes() -> Range<Int> {
     let start = offset
-    while offset < bytes.endIndex {
+    scan: while offset < bytes.endIndex {
       switch bytes[offset] {
       case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"),
         UInt8(ascii: ","), UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["),
         UInt8(ascii: "]"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "\""),
         UInt8(ascii: ";"):
-        return String(decoding: bytes[start..<offset], as: UTF8.self)
+        break scan
       default:
         offset += 1
       }
     }
-    return String(decoding: bytes[start..<offset], as: UTF8.self)
+    return start..<offset
   }
 
   private mutating func readString() throws(SyntaxError) -> String {
     offset += 1
+    // Most strings have no escape: their bytes are the text, with no buffer to copy them through.
+    var end = offset
+    while end < bytes.endIndex && bytes[end] != UInt8(ascii: "\"")
+      && bytes[end] != UInt8(ascii: "\\")
+    {
+      end += 1
+    }
+    if end < bytes.endIndex && bytes[end] == UInt8(ascii: "\"") {
+      defer { offset = end + 1 }
+      return String(decoding: bytes[offset..<end], as: UTF8.self)
+    }
     var text: [UInt8] = []
     while offset < bytes.endIndex {
       let byte = bytes[offset]
@@ -239,7 +316,7 @@ struct EDNScanner {
   ///
   /// Discards are skipped in a loop, not by recursion: a line of a million of them must
   /// not nest a million calls deep (it overflowed the stack; found by Scripts/fuzz-readers).
-  private mutating func skipIgnored(depth: Int) throws(SyntaxError) {
+  mutating func skipIgnored(depth: Int) throws(SyntaxError) {
     while true {
       skipWhitespace()
       guard offset + 1 < bytes.endIndex, bytes[offset] == UInt8(ascii: "#"),

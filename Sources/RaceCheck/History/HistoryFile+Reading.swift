@@ -37,7 +37,8 @@ extension HistoryFile {
           var read: [RecordedHistory.Operation] = []
           try scanner.readArray { scanner, index in
             let line = scanner.lineOfNextValue()
-            read.append(try operation(try scanner.readValue(depth: 1), index: index, line: line))
+            read.append(
+              try operation(try scanner.readOperationElement(depth: 1), index: index, line: line))
           }
           operations = read
         default: try scanner.skipValue()
@@ -70,35 +71,37 @@ extension HistoryFile {
   }
 
   /// One operation of the array, every field checked.
-  private static func operation(_ value: Value, index: Int, line: Int) throws(HistoryFileError)
-    -> RecordedHistory.Operation
+  private static func operation(_ element: OperationElement, index: Int, line: Int)
+    throws(HistoryFileError) -> RecordedHistory.Operation
   {
     func problem(_ problem: HistoryFileError.OperationProblem) -> HistoryFileError {
-      .operation(index: index, problem)
+      .operation(index: index, source: .element(line: line), problem)
     }
-    guard case .object(let fields) = value else {
-      throw problem(.notAnObject(got: HistoryFileError.describe(value)))
+    let fields: OperationFields
+    switch element {
+    case .object(let object): fields = object
+    case .other(let value): throw problem(.notAnObject(got: HistoryFileError.describe(value)))
     }
-    func required(_ field: String) throws(HistoryFileError) -> Value {
-      guard let value = fields[field] else { throw problem(.missingField(field)) }
+    func required(_ field: String, _ value: Value?) throws(HistoryFileError) -> Value {
+      guard let value else { throw problem(.missingField(field)) }
       return value
     }
     func wrong(_ field: String, _ expected: String, _ value: Value) -> HistoryFileError {
       problem(.wrongType(field: field, expected: expected, got: HistoryFileError.describe(value)))
     }
-    let process = try required("process")
+    let process = try required("process", fields.process)
     switch process {
     case .int, .string: break
     default: throw wrong("process", "an integer or a string", process)
     }
-    let op = try required("op")
+    let op = try required("op", fields.op)
     guard let name = op.stringValue else { throw wrong("op", "a string", op) }
-    let args = try required("args")
+    let args = try required("args", fields.args)
     guard let arguments = args.listValue else { throw wrong("args", "an array", args) }
-    let callValue = try required("call")
+    let callValue = try required("call", fields.call)
     guard let call = callValue.intValue else { throw wrong("call", "an integer", callValue) }
     var status = History.Status.ok
-    if let statusValue = fields["status"], !statusValue.isNull {
+    if let statusValue = fields.status, !statusValue.isNull {
       guard let text = statusValue.stringValue else {
         throw wrong("status", "a string", statusValue)
       }
@@ -108,7 +111,7 @@ extension HistoryFile {
       status = known
     }
     var end: Int64?
-    if let returnValue = fields["return"], !returnValue.isNull {
+    if let returnValue = fields.return, !returnValue.isNull {
       guard let time = returnValue.intValue else {
         throw wrong("return", "an integer", returnValue)
       }
@@ -122,7 +125,7 @@ extension HistoryFile {
     }
     return RecordedHistory.Operation(
       process: process, name: name, arguments: arguments, call: Int64(call), return: end,
-      result: fields["result"] ?? .null, status: status, source: .element(line: line))
+      result: fields.result ?? .null, status: status, source: .element(line: line))
   }
 
   /// Rejects two operations of one process that overlap in time, and anything a process calls after an `info` one.
@@ -143,13 +146,15 @@ extension HistoryFile {
           first = (
             later,
             .overlaps(
-              process: name, other: earlier, otherCall: before.call, otherReturn: before.return,
-              call: after.call)
+              process: name, other: earlier, otherSource: before.source, otherCall: before.call,
+              otherReturn: before.return, call: after.call)
           )
         }
         break
       }
     }
-    if let first { throw .operation(index: first.index, first.problem) }
+    if let first {
+      throw .operation(index: first.index, source: operations[first.index].source, first.problem)
+    }
   }
 }

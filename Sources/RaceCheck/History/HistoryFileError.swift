@@ -1,7 +1,7 @@
-/// Why a history file was rejected: each case names the operation's index and the problem, as `history-format.md` asks.
+/// Why a history file was rejected: each case names the operation's index, the line where it starts and the problem, as `history-format.md` asks.
 ///
 /// ```
-/// operations[12]: 'return' (40) is before 'call' (55)
+/// operations[12] (line 14): 'return' (40) is before 'call' (55)
 /// ```
 public enum HistoryFileError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The file has no bytes, or only whitespace.
@@ -20,8 +20,8 @@ public enum HistoryFileError: Error, Hashable, Sendable, CustomStringConvertible
   case unknownModel(String, known: [String])
   /// `initial` does not have the model's shape.
   case initialState(ModelError)
-  /// One operation is malformed.
-  case operation(index: Int, OperationProblem)
+  /// One operation is malformed; `source` says where it is in its file, and is cited with the index.
+  case operation(index: Int, source: RecordedHistory.SourceLocation, OperationProblem)
 
   /// What is wrong with one operation.
   public enum OperationProblem: Hashable, Sendable, CustomStringConvertible {
@@ -39,8 +39,10 @@ public enum HistoryFileError: Error, Hashable, Sendable, CustomStringConvertible
     case returnWithInfo
     /// `status` is not `ok`, `fail` or `info`.
     case unknownStatus(String)
-    /// Its process already had an operation running at its call.
-    case overlaps(process: String, other: Int, otherCall: Int64, otherReturn: Int64?, call: Int64)
+    /// Its process already had an operation running at its call: `other`, which stands at `otherSource`.
+    case overlaps(
+      process: String, other: Int, otherSource: RecordedHistory.SourceLocation, otherCall: Int64,
+      otherReturn: Int64?, call: Int64)
 
     public var description: String {
       switch self {
@@ -54,11 +56,13 @@ public enum HistoryFileError: Error, Hashable, Sendable, CustomStringConvertible
       case .returnWithInfo: return "'return' must be absent when 'status' is \"info\""
       case .unknownStatus(let status):
         return "'status' must be \"ok\", \"fail\" or \"info\", got \(Value.quoted(status))"
-      case .overlaps(let process, let other, let otherCall, let otherReturn, let call):
+      case .overlaps(
+        let process, let other, let otherSource, let otherCall, let otherReturn, let call):
         let running =
           otherReturn.map { "has not returned (call \(otherCall), return \($0))" }
           ?? "has an unknown outcome (status \"info\", call \(otherCall)), so the process invokes nothing after it"
-        return "process \(process) calls at \(call) while its operations[\(other)] \(running)"
+        return
+          "process \(process) calls at \(call) while its \(otherSource.citation(index: other)) \(running)"
       }
     }
   }
@@ -77,7 +81,8 @@ public enum HistoryFileError: Error, Hashable, Sendable, CustomStringConvertible
     case .unknownModel(let name, let known):
       return "unknown model \(Value.quoted(name)); the models are \(known.joined(separator: ", "))"
     case .initialState(let error): return "'initial': \(error)"
-    case .operation(let index, let problem): return "operations[\(index)]: \(problem)"
+    case .operation(let index, let source, let problem):
+      return "\(source.citation(index: index)): \(problem)"
     }
   }
 

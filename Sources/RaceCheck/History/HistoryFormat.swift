@@ -58,10 +58,10 @@ public enum HistoryFormat: String, Sendable, CaseIterable {
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       throw .missing(path)
     }
-    guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
+    guard !isDirectory.boolValue, let bytes = FileBytes.contents(atPath: path) else {
       throw .unreadable(path)
     }
-    return try read(Array(data), model: model)
+    return try read(bytes, model: model)
   }
 }
 

@@ -25,7 +25,7 @@ public enum JepsenEDNReader {
     var whole = EDNScanner(bytes[...])
     if whole.startsWithSequence() {
       let lines = LineStarts(bytes)
-      let elements: [(offset: Int, value: EDNValue)]
+      let elements: [(offset: Int, form: EDNForm)]
       do throws(EDNScanner.SyntaxError) {
         elements = try whole.readSequenceElements()
         guard whole.atEnd() else {
@@ -37,17 +37,19 @@ public enum JepsenEDNReader {
         throw .notEDN(line: line, column: column, problem: error.problem)
       }
       for element in elements {
-        try add(element.value, line: lines.position(of: element.offset).line, to: &pairing)
+        try add(element.form, line: lines.position(of: element.offset).line, to: &pairing)
         sawOpMap = true
       }
     } else {
+      // An operation takes two lines, its invocation and its completion.
+      pairing.reserveCapacity(ByteLines.count(in: bytes) / 2 + 1)
       for (lineNumber, line) in ByteLines(bytes) {
         let (start, end) = (line.lowerBound, line.upperBound)
         var scanner = EDNScanner(bytes[start..<end])
         if scanner.atEnd() { continue }
-        let value: EDNValue
+        let form: EDNForm
         do throws(EDNScanner.SyntaxError) {
-          value = try scanner.readValue()
+          form = try scanner.readForm()
           guard scanner.atEnd() else {
             throw EDNScanner.SyntaxError(
               offset: scanner.offset, problem: "more than one form on the line")
@@ -55,7 +57,7 @@ public enum JepsenEDNReader {
         } catch {
           throw .notEDN(line: lineNumber, column: error.offset - start + 1, problem: error.problem)
         }
-        try add(value, line: lineNumber, to: &pairing)
+        try add(consume form, line: lineNumber, to: &pairing)
         sawOpMap = true
       }
     }
@@ -63,23 +65,28 @@ public enum JepsenEDNReader {
     return RecordedHistory(model: model, operations: try pairing.finish())
   }
 
-  /// Adds the op map `value`, which starts on `line`, unless it is no client's operation.
-  private static func add(_ value: EDNValue, line: Int, to pairing: inout JepsenEventPairing)
+  /// Adds the op map `form`, which starts on `line`, unless it is no client's operation.
+  private static func add(
+    _ form: consuming EDNForm, line: Int, to pairing: inout JepsenEventPairing
+  )
     throws(JepsenImportError)
   {
-    guard case .map(let fields) = value else {
-      throw .notAMap(line: line, got: String(value.text.prefix(40)))
+    let fields: EDNOpMap
+    // Moved, not copied: an op map is five values, and a history millions of them.
+    switch consume form {
+    case .opMap(let opMap): fields = opMap
+    case .other(let value): throw .notAMap(line: line, got: String(value.text.prefix(40)))
     }
-    guard let process = fields[.keyword("process")] else {
+    guard let process = fields.process else {
       throw .badField(line: line, field: ":process", expected: "present", got: "nothing")
     }
-    guard case .int = process else { return }
+    guard case .int(let number) = process else { return }
     try pairing.add(
       JepsenEventPairing.Event(
-        line: line, process: process,
-        type: try keyword(fields, "type", line: line),
-        function: try keyword(fields, "f", line: line),
-        key: fields[.keyword("key")], value: fields[.keyword("value")] ?? .null))
+        line: line, process: number,
+        type: try keyword(fields.type, "type", line: line),
+        function: try keyword(fields.function, "f", line: line),
+        key: fields.key, value: fields.value ?? .null))
   }
 
   /// Where each line of a file starts, to turn a byte offset into a line and a column.
@@ -105,10 +112,11 @@ public enum JepsenEDNReader {
     }
   }
 
-  private static func keyword(_ fields: [EDNValue: EDNValue], _ name: String, line: Int)
+  /// The name of the keyword `field` holds; an error naming the op map's field `name` when it holds something else.
+  private static func keyword(_ field: EDNValue?, _ name: String, line: Int)
     throws(JepsenImportError) -> String
   {
-    switch fields[.keyword(name)] {
+    switch field {
     case .keyword(let text)?: return text
     case let other?:
       throw .badField(line: line, field: ":" + name, expected: "a keyword", got: other.text)

@@ -33,7 +33,7 @@ public enum JepsenLogReader {
       } catch {
         preconditionFailure("unexpected error \(error)")
       }
-      guard case .int = fields[0] else {
+      guard case .int(let process) = fields[0] else {
         throw .badField(
           line: lineNumber, field: "the process", expected: "an integer", got: fields[0].text)
       }
@@ -48,7 +48,7 @@ public enum JepsenLogReader {
       sawOperation = true
       try pairing.add(
         JepsenEventPairing.Event(
-          line: lineNumber, process: fields[0], type: type, function: function, key: nil,
+          line: lineNumber, process: process, type: type, function: function, key: nil,
           value: fields[3]))
     }
     guard sawOperation else { throw .noOperations(format: "jepsen.util log") }

@@ -32,6 +32,22 @@ extension RaceCheckTestSuite {
       #expect(readBack == expected)
     }
 
+    @Test func fieldGivenTwiceKeepsItsLastValue() throws {
+      let text = file(
+        #"{"process": 0, "op": "get", "process": "c", "args": ["a"], "call": 0, "return": 9, "return": 10}"#
+      )
+      let history = try HistoryFile.read(Array(text.utf8), models: BuiltInModels.names)
+      #expect(history.operations[0].process == "c" && history.operations[0].return == 10)
+    }
+
+    @Test func memberOutsideTheFormatIsReadAndDropped() throws {
+      let text = file(
+        #"{"process": 0, "op": "get", "args": ["a"], "call": 0, "return": 1, "note": {"by": [1, 2]}}"#
+      )
+      let history = try HistoryFile.read(Array(text.utf8), models: BuiltInModels.names)
+      #expect(history.operations.count == 1 && history.operations[0].name == "get")
+    }
+
     @Test(arguments: malformedFiles)
     func malformedFileIsRejectedWithItsMessage(file: MalformedFile) throws {
       let result = try CheckCLI.check(contents: file.contents)
@@ -57,7 +73,7 @@ extension RaceCheckTestSuite {
       #expect(result.status == 65)
       #expect(
         result.errors == [
-          "racecheck: \(result.path): operations[\(index)]: 'return' (8) is before 'call' (9)"
+          "racecheck: \(result.path): operations[\(index)] (line 1): 'return' (8) is before 'call' (9)"
         ])
     }
   }
@@ -110,41 +126,45 @@ private let malformedFiles: [MalformedFile] = [
   MalformedFile(
     name: "unknown operation",
     contents: file(#"{"process": 0, "op": "gett", "args": ["a"], "call": 0, "return": 1}"#),
-    message: "operations[0]: the kv model has no operation 'gett'"),
+    message: "operations[0] (line 1): the kv model has no operation 'gett'"),
   MalformedFile(
     name: "wrong argument type",
     contents: file(
       #"{"process": 0, "op": "get", "args": ["a"], "call": 0, "return": 1, "result": ""}, {"process": 1, "op": "put", "args": ["a", 3], "call": 0, "return": 1}"#
     ),
-    message: "operations[1]: argument 2 of 'put' must be a string, got 3"),
+    message: "operations[1] (line 1): argument 2 of 'put' must be a string, got 3"),
   MalformedFile(
     name: "wrong argument count",
     contents: file(#"{"process": 0, "op": "put", "args": ["a"], "call": 0, "return": 1}"#),
-    message: "operations[0]: 'put' takes 2 arguments, got 1"),
+    message: "operations[0] (line 1): 'put' takes 2 arguments, got 1"),
   MalformedFile(
     name: "missing field",
     contents: file(#"{"process": 0, "op": "get", "args": ["a"], "return": 1}"#),
-    message: "operations[0]: 'call' is missing"),
+    message: "operations[0] (line 1): 'call' is missing"),
   MalformedFile(
     name: "time of the wrong type",
     contents: file(#"{"process": 0, "op": "get", "args": ["a"], "call": "0", "return": 1}"#),
-    message: "operations[0]: 'call' must be an integer, got \"0\""),
+    message: "operations[0] (line 1): 'call' must be an integer, got \"0\""),
   MalformedFile(
     name: "return before call",
     contents: file(#"{"process": 0, "op": "get", "args": ["a"], "call": 55, "return": 40}"#),
-    message: "operations[0]: 'return' (40) is before 'call' (55)"),
+    message: "operations[0] (line 1): 'return' (40) is before 'call' (55)"),
+  MalformedFile(
+    name: "member outside the format that is not JSON",
+    contents: file(#"{"process": 0, "op": "get", "args": ["a"], "call": 0, "note": [1,, 2]}"#),
+    message: "not valid JSON at line 1, column 113: expected a value, found ','"),
   MalformedFile(
     name: "unknown status",
     contents: file(
       #"{"process": 0, "op": "get", "args": ["a"], "call": 0, "return": 1, "status": "done"}"#),
-    message: "operations[0]: 'status' must be \"ok\", \"fail\" or \"info\", got \"done\""),
+    message: "operations[0] (line 1): 'status' must be \"ok\", \"fail\" or \"info\", got \"done\""),
   MalformedFile(
     name: "overlapping operations of one process",
     contents: file(
       #"{"process": 0, "op": "get", "args": ["a"], "call": 0, "return": 40, "result": ""}, {"process": 0, "op": "get", "args": ["a"], "call": 40, "return": 50, "result": ""}"#
     ),
     message:
-      "operations[1]: process 0 calls at 40 while its operations[0] has not returned (call 0, return 40)"
+      "operations[1] (line 1): process 0 calls at 40 while its operations[0] (line 1) has not returned (call 0, return 40)"
   ),
   MalformedFile(
     name: "call after an info operation of the same process",
@@ -152,7 +172,7 @@ private let malformedFiles: [MalformedFile] = [
       #"{"process": "c", "op": "put", "args": ["a", "x"], "call": 0, "status": "info"}, {"process": "c", "op": "get", "args": ["a"], "call": 40, "return": 50, "result": ""}"#
     ),
     message:
-      "operations[1]: process \"c\" calls at 40 while its operations[0] has an unknown outcome (status \"info\", call 0), so the process invokes nothing after it"
+      "operations[1] (line 1): process \"c\" calls at 40 while its operations[0] (line 1) has an unknown outcome (status \"info\", call 0), so the process invokes nothing after it"
   ),
 ]
 

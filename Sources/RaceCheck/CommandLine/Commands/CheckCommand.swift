@@ -229,7 +229,7 @@ enum CheckCommand {
   private static func locating(
     _ error: HistoryFileError, in history: RecordedHistory, format: HistoryFormat
   ) -> HistoryInputError {
-    guard format != .json, case .operation(let index, let problem) = error else {
+    guard format != .json, case .operation(let index, _, let problem) = error else {
       return .model(error)
     }
     let operation = history.operations[index]
