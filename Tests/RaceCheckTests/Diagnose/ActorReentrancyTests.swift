@@ -179,25 +179,32 @@ extension RaceCheckTestSuite {
       ).diagnosis
     }
 
-    /// Results that fit a compound update are not named one when the calls are `async` and no run ruled out reentrancy.
-    ///
-    /// The actor here is correct, so the probe never sees the failure: an actor's reentrancy
-    /// is neither proven nor ruled out, and the same results of synchronous calls are named.
-    @Test func aLostUpdateOfAsyncCallsThatNoProbedRunShowsIsUnclassified() {
-      let asynchronous = Spec("SafeTally", make: SafeTally.init, model: 0) {
-        Operation("add") { (tally: SafeTally) in
+    /// A spec of an `async` tally: `add` counts one, `count` reads the count.
+    static func tallySpec<Tally: AsyncTally>(_ name: String, make: @escaping @Sendable () -> Tally)
+      -> Spec<Tally, Int>
+    {
+      Spec(name, make: make, model: 0) {
+        Operation("add") { (tally: Tally) in
           await tally.add()
         } model: {
           (count: inout Int) in
           count += 1
         }
-        Operation("count") { (tally: SafeTally) in
+        Operation("count") { (tally: Tally) in
           await tally.count
         } model: {
           (count: inout Int) in
           count
         }
       }
+    }
+
+    /// Results that fit a compound update are not named one when the calls are `async` and no run ruled out reentrancy.
+    ///
+    /// The actor here is correct, so the probe never sees the failure: an actor's reentrancy
+    /// is neither proven nor ruled out, and the same results of synchronous calls are named.
+    @Test func aLostUpdateOfAsyncCallsThatNoProbedRunShowsIsUnclassified() {
+      let asynchronous = Self.tallySpec("SafeTally", make: SafeTally.init)
       let unseen = Self.diagnosis(of: asynchronous, budget: 20)
       #expect(unseen.pattern == .unclassified, "\(unseen.evidence)")
       #expect(
@@ -224,20 +231,7 @@ extension RaceCheckTestSuite {
     ///
     /// `CappedTally` has no actor and counts at most one `add`, so every probed run fails.
     @Test func aLostUpdateOfAsyncCallsOnNoActorIsNamedFromTheResults() {
-      let spec = Spec("CappedTally", make: CappedTally.init, model: 0) {
-        Operation("add") { (tally: CappedTally) in
-          await tally.add()
-        } model: {
-          (count: inout Int) in
-          count += 1
-        }
-        Operation("count") { (tally: CappedTally) in
-          await tally.count
-        } model: {
-          (count: inout Int) in
-          count
-        }
-      }
+      let spec = Self.tallySpec("CappedTally", make: CappedTally.init)
       let diagnosis = Self.diagnosis(of: spec, budget: 20)
       #expect(diagnosis.pattern == .nonAtomicCompoundUpdate, "\(diagnosis.evidence)")
     }
@@ -281,8 +275,14 @@ final class UnisolatedTally: @unchecked Sendable {
   }
 }
 
+/// A count that an `async` method adds one to.
+protocol AsyncTally: Sendable {
+  var count: Int { get async }
+  func add() async
+}
+
 /// A correct actor whose `add` suspends: no call can lose another's update.
-actor SafeTally {
+actor SafeTally: AsyncTally {
   private(set) var count = 0
 
   func add() async {
@@ -302,7 +302,7 @@ final class LockedTally: @unchecked Sendable {
 }
 
 /// A count with no actor that keeps at most one `add`: every run of two adds loses one.
-final class CappedTally: @unchecked Sendable {
+final class CappedTally: AsyncTally, @unchecked Sendable {
   private let lock = NSLock()
   private var value = 0
 
