@@ -106,37 +106,44 @@ struct KeyValueStateSpace: StateTransitions {
   /// events in time order gives exactly those puts at each read's return. Equal strings
   /// have equal hashes, so a mismatch of the first hash alone proves a prefix wrong.
   func isDeadEnd(_ state: Int32, remaining events: EventList, reads: Int) -> Bool {
-    let current = fingerprints[Int(state)]
-    var puts: [Int] = []
-    var node = events.first
-    var looked = 0
-    var tested = 0
-    while node != EventList.end && looked < Self.lookahead && tested < reads {
-      let operation = EventList.operation(node)
-      if EventList.isCall(node) {
-        if isPut[operation] { puts.append(operation) }
-      } else {
-        let start = Int(prefixStart[operation])
-        if start >= 0 {
-          tested += 1
-          let count = Int(prefixCount[operation])
-          let startsWithValue =
-            current.length < count && prefixHashes[start + current.length] == current.first
-          if !startsWithValue
-            // The latest put is the one a legal read usually starts with: look at it first.
-            && !puts.reversed().contains(where: { put in
-              let value = putValues[put]
-              return value.length < count && prefixHashes[start + value.length] == value.first
-            })
-          {
-            return true
+    // At most one put a look: the puts seen fit on the stack, where the search's hot path
+    // allocates nothing.
+    withUnsafeTemporaryAllocation(of: Int.self, capacity: Self.lookahead) { puts in
+      let current = fingerprints[Int(state)]
+      var putCount = 0
+      var node = events.first
+      var looked = 0
+      var tested = 0
+      while node != EventList.end && looked < Self.lookahead && tested < reads {
+        let operation = EventList.operation(node)
+        if EventList.isCall(node) {
+          if isPut[operation] {
+            puts[putCount] = operation
+            putCount += 1
+          }
+        } else {
+          let start = Int(prefixStart[operation])
+          if start >= 0 {
+            tested += 1
+            let count = Int(prefixCount[operation])
+            let startsWithValue =
+              current.length < count && prefixHashes[start + current.length] == current.first
+            if !startsWithValue
+              // The latest put is the one a legal read usually starts with: look at it first.
+              && !puts[..<putCount].reversed().contains(where: { put in
+                let value = putValues[put]
+                return value.length < count && prefixHashes[start + value.length] == value.first
+              })
+            {
+              return true
+            }
           }
         }
+        node = events.next(node)
+        looked += 1
       }
-      node = events.next(node)
-      looked += 1
+      return false
     }
-    return false
   }
 
   mutating func next(from state: Int32, by operation: Int) -> Int32 {

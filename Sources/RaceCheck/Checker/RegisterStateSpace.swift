@@ -63,23 +63,30 @@ struct RegisterStateSpace<Model: RegisterAccessModel>: StateTransitions {
   }
 
   func isDeadEnd(_ state: Int32, remaining events: EventList, reads: Int) -> Bool {
-    let current = stateValues[Int(state)]
-    var storable: [Int32] = []
-    var node = events.first
-    var looked = 0
-    var tested = 0
-    while node != EventList.end && looked < Self.lookahead && tested < reads {
-      let operation = EventList.operation(node)
-      if EventList.isCall(node) {
-        if stored[operation] >= 0 { storable.append(stored[operation]) }
-      } else if observed[operation] >= 0 {
-        tested += 1
-        let value = observed[operation]
-        if value != current && !storable.contains(value) { return true }
+    // At most one stored value a look: they fit on the stack, where the search's hot path
+    // allocates nothing.
+    withUnsafeTemporaryAllocation(of: Int32.self, capacity: Self.lookahead) { storable in
+      let current = stateValues[Int(state)]
+      var storableCount = 0
+      var node = events.first
+      var looked = 0
+      var tested = 0
+      while node != EventList.end && looked < Self.lookahead && tested < reads {
+        let operation = EventList.operation(node)
+        if EventList.isCall(node) {
+          if stored[operation] >= 0 {
+            storable[storableCount] = stored[operation]
+            storableCount += 1
+          }
+        } else if observed[operation] >= 0 {
+          tested += 1
+          let value = observed[operation]
+          if value != current && !storable[..<storableCount].contains(value) { return true }
+        }
+        node = events.next(node)
+        looked += 1
       }
-      node = events.next(node)
-      looked += 1
+      return false
     }
-    return false
   }
 }
