@@ -175,14 +175,14 @@ struct EDNScanner {
       return .bool(false)
     }
     if let value = Self.plainInteger(bytes[token]) { return .int(value) }
-    return Self.atom(String(decoding: bytes[token], as: UTF8.self))
+    return Self.decimalOrSymbol(String(decoding: bytes[token], as: UTF8.self))
   }
 
   private static let nilBytes = Array("nil".utf8)
   private static let trueBytes = Array("true".utf8)
   private static let falseBytes = Array("false".utf8)
 
-  /// The value of a token that is only a sign, decimal digits and an `N` or `M`, when it fits an `Int`; nil for any other token, which ``atom(_:)-swift.type.method`` reads.
+  /// The value of a token that is only a sign, decimal digits and an `N` or `M`, when it fits an `Int`; nil for any other token, which ``decimalOrSymbol(_:)`` reads.
   private static func plainInteger(_ token: ArraySlice<UInt8>) -> Int? {
     var digits = token
     if let last = digits.last, last == UInt8(ascii: "N") || last == UInt8(ascii: "M") {
@@ -209,16 +209,10 @@ struct EDNScanner {
     return value
   }
 
-  private static func atom(_ token: String) -> EDNValue {
-    switch token {
-    case "nil": return .null
-    case "true": return .bool(true)
-    case "false": return .bool(false)
-    default: break
-    }
+  /// A token that is not `nil`, a boolean or an integer that fits an `Int`: a finite decimal, or else a symbol.
+  private static func decimalOrSymbol(_ token: String) -> EDNValue {
     var digits = Substring(token)
     if digits.hasSuffix("N") || digits.hasSuffix("M") { digits = digits.dropLast() }
-    if let value = Int(digits) { return .int(value) }
     if let first = token.first, first.isNumber || first == "-" || first == "+",
       let value = Double(digits), value.isFinite
     {
