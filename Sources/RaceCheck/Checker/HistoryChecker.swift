@@ -172,13 +172,13 @@ struct PartOutcome<Model: HistoryModel>: Sendable {
     until cut: Int64 = .max, proves: Bool = true
   ) -> PartOutcome {
     let started = MonotonicClock.now()
-    let members = part.operations.filter { history.callTimes[$0] <= cut }
+    let members =
+      cut == .max ? part.operations : part.operations.filter { history.callTimes[$0] <= cut }
     // After the cut, an operation still running has an unknown outcome.
-    let pending = members.map { history.returnTimes[$0] > cut }
-    let steps = members.map { history.steps[$0] }
-    let results = members.map { history.results[$0] }
-    let isInfo = zip(members, pending).map { history.statuses[$0] == .info || $1 }
-    if proves, let register = Model.self as? any RegisterAccessModel.Type,
+    let isInfo = members.map { history.statuses[$0] == .info || history.returnTimes[$0] > cut }
+    // A key-value store's part is the common case of thousands: it asks no conformance.
+    let keyValue = history as? TypedHistory<KeyValueModel>
+    if keyValue == nil, proves, let register = Model.self as? any RegisterAccessModel.Type,
       let proof = ImpossibleRead.first(
         register, in: history, members: members, isInfo: isInfo, initial: part.initial.state)
     {
@@ -187,26 +187,24 @@ struct PartOutcome<Model: HistoryModel>: Sendable {
         seconds: Double(MonotonicClock.now() - started) / 1e9, proof: proof)
     }
     let operations = WingGongSearch.Operations(
-      callTimes: members.map { history.callTimes[$0] },
-      returnTimes: zip(members, isInfo).map { $1 ? .max : history.returnTimes[$0] },
-      isInfo: isInfo,
-      leavesStateUnchanged: zip(members, isInfo).map { index, info in
-        !info && history.leavesStateUnchanged(index)
+      zip(members, isInfo).map { index, info in
+        WingGongSearch.Operations.Entry(
+          callTime: history.callTimes[index], returnTime: info ? .max : history.returnTimes[index],
+          isInfo: info, leavesStateUnchanged: !info && history.leavesStateUnchanged(index))
       })
     let result: WingGongSearch.Result
     var work = WingGongSearch.Work()
-    if let keyValueSteps = steps as? [KeyValueModel.Step],
-      let initial = part.initial as? KeyValueModel,
-      let key = part.key
-    {
+    if let keyValue, let key = part.key {
       // One key of a key-value store: states as string fingerprints, see KeyValueStateSpace.
       var space = KeyValueStateSpace(
-        initial: initial.values[key] ?? "", steps: keyValueSteps, results: results, isInfo: isInfo)
+        initial: keyValue.initial.values[key] ?? "", members: members, steps: keyValue.steps,
+        results: keyValue.results, isInfo: isInfo)
       result = WingGongSearch.run(operations, transitions: &space, budget: budget, work: &work)
     } else if part.key == nil, let keyed = Model.self as? any KeyedHistoryModel.Type,
       let whole = searchWhole(
-        keyed, steps: steps, results: results, initial: part.initial, operations: operations,
-        budget: budget, work: &work)
+        keyed, steps: members.map { history.steps[$0] },
+        results: members.map { history.results[$0] },
+        initial: part.initial, operations: operations, budget: budget, work: &work)
     {
       // A whole history of independent keys: one search, states and learning per key.
       result = whole
@@ -216,9 +214,10 @@ struct PartOutcome<Model: HistoryModel>: Sendable {
         register, part: part, history: history, members: members, isInfo: isInfo,
         operations: operations, budget: budget, work: &work)
     } else {
-      var space = StateSpace(initial: part.initial) { state, index in
-        let returned = state.apply(steps[index])
-        return isInfo[index] || returned == results[index]
+      var space = StateSpace(initial: part.initial) { state, position in
+        let operation = members[position]
+        let returned = state.apply(history.steps[operation])
+        return isInfo[position] || returned == history.results[operation]
       }
       result = WingGongSearch.run(operations, transitions: &space, budget: budget, work: &work)
     }
@@ -267,12 +266,12 @@ struct PartOutcome<Model: HistoryModel>: Sendable {
     }
     var members = [[Int]](repeating: [], count: names.count)
     for (operation, key) in keys.enumerated() { members[key].append(operation) }
-    let isInfo = operations.isInfo
+    let isInfo = operations.entries.map(\.isInfo)
     if let keyValueSteps = steps as? [KeyValueModel.Step], let store = initial as? KeyValueModel {
       var spaces = names.indices.map { key in
         KeyValueStateSpace(
-          initial: store.values[names[key]] ?? "", steps: members[key].map { keyValueSteps[$0] },
-          results: members[key].map { results[$0] }, isInfo: members[key].map { isInfo[$0] })
+          initial: store.values[names[key]] ?? "", members: members[key], steps: keyValueSteps,
+          results: results, isInfo: members[key].map { isInfo[$0] })
       }
       return KeyedWholeSearch.run(
         operations, keys: keys, spaces: &spaces, budget: budget, work: &work)

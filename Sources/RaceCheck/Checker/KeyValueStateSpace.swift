@@ -18,8 +18,11 @@ struct KeyValueStateSpace: StateTransitions {
   private enum Action {
     /// A write that returned a value, which no state explains.
     case never
-    /// A read: fits when the state is this fingerprint; any state when the outcome is unknown.
-    case get(Fingerprint?)
+    /// A read whose outcome is unknown: it fits any state.
+    case getAnything
+    /// A completed read: fits when the state is this fingerprint (of length -1, matching
+    /// none, when the result is not a string).
+    case get(Fingerprint)
     case put(Fingerprint)
     /// Append a string of this fingerprint, whose length's base powers are given.
     case append(Fingerprint, power: (UInt64, UInt64))
@@ -30,72 +33,80 @@ struct KeyValueStateSpace: StateTransitions {
     0x1F3D_5B79_A2C4_E681 % prime, 0x0B7E_1516_28AE_D2A7 % prime
   )
 
-  private var fingerprints: [Fingerprint] = []
-  /// Per operation, whether it is a `put` (which may reset the value before a later read).
-  private let isPut: [Bool]
-  /// Per `put`, its value's fingerprint.
-  private let putValues: [Fingerprint]
-  /// For every completed `get`, the first hash of every prefix of its result (by length), one after another.
+  private let actions: [Action]
+  /// Per operation, what `isDeadEnd` reads of it, in one word.
+  ///
+  /// ``putRole`` for a `put`; for a completed `get` of a string, where its result's entries
+  /// start in `prefixHashes`; ``otherRole`` for the rest. The test walks many events a
+  /// node, so it reads no `Action`.
+  private let roles: [Int32]
+  private static let putRole: Int32 = -2
+  private static let otherRole: Int32 = -1
+  /// For every completed `get` of a string: its result's length n, then the first hash of
+  /// each of its n + 1 prefixes (from the empty one), one read after another.
   ///
   /// One buffer rather than an array per read: a part's reads cost one allocation.
   private let prefixHashes: [UInt64]
-  /// Per operation, where its result's prefix hashes start in `prefixHashes`, or -1 when it is not a completed `get`.
-  private let prefixStart: [Int32]
-  /// Per operation, how many prefix hashes it has (its result's length + 1).
-  private let prefixCount: [Int32]
-  /// How far `isDeadEnd` looks ahead in the remaining events, bounding its cost per search node.
+  private var fingerprints: [Fingerprint] = []
+  /// Open addressing over `fingerprints` once there are more than a few (a slot holds a
+  /// state's name, or -1); empty before, when a linear scan is cheaper than the table.
+  private var slots: [Int32] = []
+  /// How many watched events (``watches(_:)``) `isDeadEnd` looks at, bounding its cost per search node.
   private static let lookahead = 1024
-  /// Open addressing over `fingerprints`: a slot holds a state's name, or -1.
-  private var slots = [Int32](repeating: -1, count: 16)
-  private let actions: [Action]
+  /// Up to this many states are found by a scan, without `slots`.
+  private static let scannedStates = 8
 
-  /// Creates the space of one key, starting from `initial`, for the part's operations.
-  init(initial: String, steps: [KeyValueModel.Step], results: [Value], isInfo: [Bool]) {
-    // Writes return nothing; a completed one that returned a value fits no state.
-    let returnedValue = { (index: Int) in !isInfo[index] && !results[index].isNull }
-    actions = steps.indices.map { index in
-      switch steps[index] {
-      case .get:
-        if isInfo[index] { return .get(nil) }
-        // A result that is not a string fits no state: its fingerprint matches none.
-        let text = results[index].stringValue ?? ""
-        var fingerprint = Self.fingerprint(of: text)
-        if results[index].stringValue == nil { fingerprint.length = -1 }
-        return .get(fingerprint)
-      case .put(_, let value):
-        return returnedValue(index) ? .never : .put(Self.fingerprint(of: value))
-      case .append(_, let value):
-        if returnedValue(index) { return .never }
-        let count = value.utf8.count
-        return .append(
-          Self.fingerprint(of: value),
-          power: (Self.power(Self.bases.0, count), Self.power(Self.bases.1, count)))
-      }
-    }
-    isPut = steps.map { if case .put = $0 { true } else { false } }
-    putValues = steps.map { step in
-      if case .put(_, let value) = step { return Self.fingerprint(of: value) }
-      return Fingerprint(first: 0, second: 0, length: -1)
-    }
+  /// Creates the space of one key, starting from `initial`, for the operations `members` (positions in `steps` and `results`).
+  ///
+  /// `isInfo` is by position in `members`: whether that operation's outcome is unknown.
+  init(
+    initial: String, members: [Int], steps: [KeyValueModel.Step], results: [Value],
+    isInfo: [Bool]
+  ) {
     var hashes: [UInt64] = []
-    var starts = [Int32](repeating: -1, count: steps.count)
-    var counts = [Int32](repeating: 0, count: steps.count)
-    for index in steps.indices {
-      guard case .get = steps[index], !isInfo[index], let text = results[index].stringValue else {
-        continue
-      }
-      starts[index] = Int32(hashes.count)
-      counts[index] = Int32(text.utf8.count + 1)
-      var hash: UInt64 = 0
-      hashes.append(hash)
-      for byte in text.utf8 {
-        hash = Self.add(Self.multiply(hash, Self.bases.0), UInt64(byte) + 1)
-        hashes.append(hash)
+    var actions: [Action] = []
+    actions.reserveCapacity(members.count)
+    var roles: [Int32] = []
+    roles.reserveCapacity(members.count)
+    for (position, operation) in members.enumerated() {
+      let info = isInfo[position]
+      // Writes return nothing; a completed one that returned a value fits no state.
+      let returnedValue = !info && !results[operation].isNull
+      roles.append(Self.otherRole)
+      switch steps[operation] {
+      case .get:
+        if info {
+          actions.append(.getAnything)
+        } else if let text = results[operation].stringValue {
+          roles[position] = Int32(hashes.count)
+          actions.append(.get(Self.fingerprint(of: text, prefixes: &hashes)))
+        } else {
+          actions.append(.get(Fingerprint(first: 0, second: 0, length: -1)))
+        }
+      case .put(_, let value):
+        if returnedValue {
+          actions.append(.never)
+        } else {
+          roles[position] = Self.putRole
+          actions.append(.put(Self.fingerprint(of: value)))
+        }
+      case .append(_, let value):
+        if returnedValue {
+          actions.append(.never)
+        } else {
+          let appended = Self.fingerprint(of: value)
+          actions.append(
+            .append(
+              appended,
+              power: (
+                Self.power(Self.bases.0, appended.length), Self.power(Self.bases.1, appended.length)
+              )))
+        }
       }
     }
+    self.actions = actions
+    self.roles = roles
     prefixHashes = hashes
-    prefixStart = starts
-    prefixCount = counts
     _ = name(Self.fingerprint(of: initial))
   }
 
@@ -108,51 +119,54 @@ struct KeyValueStateSpace: StateTransitions {
   func isDeadEnd(_ state: Int32, remaining events: EventList, reads: Int) -> Bool {
     // At most one put a look: the puts seen fit on the stack, where the search's hot path
     // allocates nothing.
-    withUnsafeTemporaryAllocation(of: Int.self, capacity: Self.lookahead) { puts in
+    withUnsafeTemporaryAllocation(of: Fingerprint.self, capacity: Self.lookahead) { puts in
       let current = fingerprints[Int(state)]
       var putCount = 0
-      var node = events.first
+      var node = events.firstWatched
       var looked = 0
       var tested = 0
       while node != EventList.end && looked < Self.lookahead && tested < reads {
         let operation = EventList.operation(node)
+        let role = roles[operation]
         if EventList.isCall(node) {
-          if isPut[operation] {
-            puts[putCount] = operation
+          if role == Self.putRole, case .put(let value) = actions[operation] {
+            puts[putCount] = value
             putCount += 1
           }
-        } else {
-          let start = Int(prefixStart[operation])
-          if start >= 0 {
-            tested += 1
-            let count = Int(prefixCount[operation])
-            let startsWithValue =
-              current.length < count && prefixHashes[start + current.length] == current.first
-            if !startsWithValue
-              // The latest put is the one a legal read usually starts with: look at it first.
-              && !puts[..<putCount].reversed().contains(where: { put in
-                let value = putValues[put]
-                return value.length < count && prefixHashes[start + value.length] == value.first
-              })
-            {
-              return true
-            }
+        } else if role >= 0 {
+          tested += 1
+          let start = Int(role)
+          let length = Int(prefixHashes[start])
+          // Whether the read's result starts with `value`: its prefix of that length hashes alike.
+          let startsWith = { (value: Fingerprint) in
+            value.length <= length && prefixHashes[start + 1 + value.length] == value.first
+          }
+          // The latest put is the one a legal read usually starts with: look at it first.
+          if !startsWith(current) && !puts[..<putCount].reversed().contains(where: startsWith) {
+            return true
           }
         }
-        node = events.next(node)
+        node = events.nextWatched(node)
         looked += 1
       }
       return false
     }
   }
 
+  /// A `put`'s call and a completed `get`'s return: what ``isDeadEnd(_:remaining:reads:)`` reads.
+  func watches(_ node: Int32) -> Bool {
+    let role = roles[EventList.operation(node)]
+    return EventList.isCall(node) ? role == Self.putRole : role >= 0
+  }
+
   mutating func next(from state: Int32, by operation: Int) -> Int32 {
     switch actions[operation] {
     case .never:
       return -1
-    case .get(let expected):
-      guard let expected else { return state }
-      return fingerprints[Int(state)] == expected ? state : -1
+    case .getAnything:
+      return state
+    case .get(let result):
+      return fingerprints[Int(state)] == result ? state : -1
     case .put(let value):
       return name(value)
     case .append(let value, let power):
@@ -167,6 +181,12 @@ struct KeyValueStateSpace: StateTransitions {
 
   /// The state's name, new or known; the first hash is already uniform, so it picks the slot.
   private mutating func name(_ fingerprint: Fingerprint) -> Int32 {
+    if slots.isEmpty {
+      if let known = fingerprints.firstIndex(of: fingerprint) { return Int32(known) }
+      fingerprints.append(fingerprint)
+      if fingerprints.count > Self.scannedStates { grow() }
+      return Int32(fingerprints.count - 1)
+    }
     var slot = Int(truncatingIfNeeded: fingerprint.first) & (slots.count - 1)
     while slots[slot] >= 0 {
       if fingerprints[Int(slots[slot])] == fingerprint { return slots[slot] }
@@ -180,7 +200,7 @@ struct KeyValueStateSpace: StateTransitions {
   }
 
   private mutating func grow() {
-    slots = [Int32](repeating: -1, count: slots.count * 2)
+    slots = [Int32](repeating: -1, count: max(4 * Self.scannedStates, slots.count * 2))
     for (name, fingerprint) in fingerprints.enumerated() {
       var slot = Int(truncatingIfNeeded: fingerprint.first) & (slots.count - 1)
       while slots[slot] >= 0 { slot = (slot + 1) & (slots.count - 1) }
@@ -188,16 +208,37 @@ struct KeyValueStateSpace: StateTransitions {
     }
   }
 
-  private static func fingerprint(of text: String) -> Fingerprint {
-    var first: UInt64 = 0
-    var second: UInt64 = 0
-    var length = 0
-    for byte in text.utf8 {
-      first = add(multiply(first, bases.0), UInt64(byte) + 1)
-      second = add(multiply(second, bases.1), UInt64(byte) + 1)
-      length += 1
+  /// The fingerprint of `text`, appending its length and the first hash of each of its prefixes (from the empty one) to `prefixes`.
+  private static func fingerprint(of text: String, prefixes: inout [UInt64]) -> Fingerprint {
+    var text = text
+    return text.withUTF8 { bytes in
+      // Grown geometrically, as appends would, but once a read rather than once a byte.
+      let needed = prefixes.count + bytes.count + 2
+      if prefixes.capacity < needed { prefixes.reserveCapacity(max(needed, 2 * prefixes.capacity)) }
+      prefixes.append(UInt64(bytes.count))
+      var first: UInt64 = 0
+      var second: UInt64 = 0
+      prefixes.append(first)
+      for byte in bytes {
+        first = add(multiply(first, bases.0), UInt64(byte) + 1)
+        second = add(multiply(second, bases.1), UInt64(byte) + 1)
+        prefixes.append(first)
+      }
+      return Fingerprint(first: first, second: second, length: bytes.count)
     }
-    return Fingerprint(first: first, second: second, length: length)
+  }
+
+  private static func fingerprint(of text: String) -> Fingerprint {
+    var text = text
+    return text.withUTF8 { bytes in
+      var first: UInt64 = 0
+      var second: UInt64 = 0
+      for byte in bytes {
+        first = add(multiply(first, bases.0), UInt64(byte) + 1)
+        second = add(multiply(second, bases.1), UInt64(byte) + 1)
+      }
+      return Fingerprint(first: first, second: second, length: bytes.count)
+    }
   }
 
   private static func power(_ base: UInt64, _ exponent: Int) -> UInt64 {

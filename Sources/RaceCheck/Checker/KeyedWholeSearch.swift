@@ -88,17 +88,17 @@ struct KeyedWholeSearch {
       local[operation] = members[keys[operation]].count
       members[keys[operation]].append(operation)
     }
-    var events = EventList(callTimes: operations.callTimes, returnTimes: operations.returnTimes)
-    var keyEvents = members.map {
+    var events = EventList(operations)
+    var keyEvents = members.indices.map { key in
       EventList(
-        callTimes: $0.map { operations.callTimes[$0] },
-        returnTimes: $0.map { operations.returnTimes[$0] })
+        WingGongSearch.Operations(members[key].map { operations[$0] }),
+        watching: spaces[key].watches)
     }
     let groupOf = keys.map { $0 % groupCount }
     let allGroups = (0..<keyCount).reduce(UInt64(0)) { $0 | 1 << UInt64($1 % groupCount) }
 
     // Fingerprints of each group's projection: its operations' Zobrist keys XOR its keys' state hashes.
-    let operationKeys = ZobristKeys(count: count)
+    let operationKeys = ZobristKeys()
     var groupPrints = [(UInt64, UInt64)](repeating: (0, 0), count: groupCount)
     var wholePrint: (UInt64, UInt64) = (0, 0)
     var states = [Int32](repeating: 0, count: keyCount)
@@ -117,7 +117,7 @@ struct KeyedWholeSearch {
     var childReasons: [(group: Int, reason: UInt64)] = []
     var stack: [Frame] = []
     stack.reserveCapacity(count)
-    var required = operations.isInfo.reduce(0) { $1 ? $0 : $0 + 1 }
+    var required = operations.entries.reduce(0) { $1.isInfo ? $0 : $0 + 1 }
     var longest = LongestPrefix(state: 0)
     var steps = 0
     var backtracked = false
@@ -197,9 +197,9 @@ struct KeyedWholeSearch {
       keyEvents[key].lift(local[operation])
       toggle(operation)
       setState(of: key, to: state)
-      if !operations.isInfo[operation] { required -= 1 }
+      if !operations[operation].isInfo { required -= 1 }
       if stack.count > longest.count {
-        longest.extend(to: stack.lazy.map(\.operation), state: 0)
+        longest.extend(to: stack.count, state: 0)
       }
     }
 
@@ -207,8 +207,9 @@ struct KeyedWholeSearch {
     func backjump(_ reason: UInt64) -> Int32? {
       backtracked = true
       var recordsNode = true
-      while let frame = stack.popLast() {
-        longest.shorten(to: stack.count)
+      while !stack.isEmpty {
+        longest.keep(stack.lazy.map(\.operation), poppingTo: stack.count - 1)
+        let frame = stack.removeLast()
         if recordsNode {
           let (kept, index) = register(reason)
           _ = dead.insert(fingerprint(of: kept), state: index)
@@ -219,7 +220,7 @@ struct KeyedWholeSearch {
         keyEvents[key].unlift(local[operation])
         toggle(operation)
         setState(of: key, to: frame.stateBefore)
-        if !operations.isInfo[operation] { required += 1 }
+        if !operations[operation].isInfo { required += 1 }
         childReasons.removeSubrange(Int(frame.childReasonsStart)...)
         let bit: UInt64 = 1 << UInt64(groupOf[operation])
         // The parent's projection on the reason is this node's: it fails the same way.
@@ -253,7 +254,12 @@ struct KeyedWholeSearch {
     }
 
     func notLinearizable() -> WingGongSearch.Result {
-      .notLinearizable(longestPrefix: longest.prefix, state: 0)
+      .notLinearizable(
+        longestPrefix: longest.prefix(sharing: stack.lazy.map(\.operation)), state: 0)
+    }
+
+    func unknown() -> WingGongSearch.Result {
+      .unknown(longestPrefix: longest.prefix(sharing: stack.lazy.map(\.operation)), state: 0)
     }
 
     for key in 0..<keyCount
@@ -272,14 +278,14 @@ struct KeyedWholeSearch {
       }
       if required == 0 { return .linearizable(order: stack.map { Int($0.operation) }) }
       if let limit = budget.steps, steps >= limit {
-        return .unknown(longestPrefix: longest.prefix, state: 0)
+        return unknown()
       }
       steps &+= 1
       if steps & 0x3FF == 0 {
         if let deadline = budget.deadline, MonotonicClock.now() > deadline {
-          return .unknown(longestPrefix: longest.prefix, state: 0)
+          return unknown()
         }
-        if budget.shouldStop?() == true { return .unknown(longestPrefix: longest.prefix, state: 0) }
+        if budget.shouldStop?() == true { return unknown() }
       }
       if atNodeEntry {
         atNodeEntry = false
@@ -289,7 +295,7 @@ struct KeyedWholeSearch {
         while node != EventList.end && EventList.isCall(node) {
           let operation = EventList.operation(node)
           let key = keys[operation]
-          if operations.leavesStateUnchanged[operation],
+          if operations[operation].leavesStateUnchanged,
             spaces[key].next(from: states[key], by: local[operation]) == states[key]
           {
             place(operation, to: states[key], forced: true)

@@ -46,11 +46,12 @@ package struct LinearizabilityChecker<State: Hashable> {
   package func check(deadline: Int64? = nil) -> Outcome {
     var space = StateSpace(initial: initial, step: step)
     let operations = WingGongSearch.Operations(
-      callTimes: intervals.map(\.callTime),
-      returnTimes: intervals.map { $0.returnTime ?? .max },
-      isInfo: intervals.map { $0.returnTime == nil },
-      leavesStateUnchanged: leavesStateUnchanged.isEmpty
-        ? Array(repeating: false, count: intervals.count) : leavesStateUnchanged)
+      intervals.indices.map { index in
+        WingGongSearch.Operations.Entry(
+          callTime: intervals[index].callTime, returnTime: intervals[index].returnTime ?? .max,
+          isInfo: intervals[index].returnTime == nil,
+          leavesStateUnchanged: leavesStateUnchanged.isEmpty ? false : leavesStateUnchanged[index])
+      })
     switch WingGongSearch.run(
       operations, transitions: &space, budget: WingGongSearch.Budget(deadline: deadline))
     {

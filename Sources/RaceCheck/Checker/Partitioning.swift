@@ -34,18 +34,36 @@ struct Partition<Model: HistoryModel>: Sendable {
   private static func byKey<Keyed: KeyedHistoryModel>(
     _: Keyed.Type, _ history: TypedHistory<Model>, _ kept: [Int]
   ) -> [Partition]? {
-    var order: [String] = []
-    var members: [String: [Int]] = [:]
+    // Keys numbered in order of first use: one lookup an operation.
+    var numbers: [String: Int] = [:]
+    numbers.reserveCapacity(min(kept.count, 1 << 12))
+    var keys: [String] = []
+    var keyOfKept: [Int] = []
+    keyOfKept.reserveCapacity(kept.count)
     for index in kept {
       // Keyed == Model: the cast only names the conformance the caller found at run time.
       guard let key = Keyed.key(of: history.steps[index] as! Keyed.Step) else { return nil }
-      if members[key] == nil { order.append(key) }
-      members[key, default: []].append(index)
+      let number = numbers[key, default: keys.count]
+      if number == keys.count {
+        numbers[key] = number
+        keys.append(key)
+      }
+      keyOfKept.append(number)
     }
+    // Each part's operations in an array of its exact size: a thousand keys, a thousand allocations.
+    var sizes = [Int](repeating: 0, count: keys.count)
+    for number in keyOfKept { sizes[number] += 1 }
+    var members = sizes.map { size in
+      var operations: [Int] = []
+      operations.reserveCapacity(size)
+      return operations
+    }
+    for (index, number) in zip(kept, keyOfKept) { members[number].append(index) }
     let initial = history.initial as! Keyed
-    return order.map { key in
+    return keys.indices.map { number in
       Partition(
-        key: key, operations: members[key]!, initial: initial.restricted(to: key) as! Model)
+        key: keys[number], operations: members[number],
+        initial: initial.restricted(to: keys[number]) as! Model)
     }
   }
 }

@@ -20,7 +20,7 @@ struct RegisterStateSpace<Model: RegisterAccessModel>: StateTransitions {
   private var numbers: [Value: Int32]
   /// Per state name, its value's number (grown as states are named).
   private var stateValues: [Int32] = []
-  /// How far `isDeadEnd` looks ahead in the remaining events, bounding its cost per search node.
+  /// How many watched events (``watches(_:)``) `isDeadEnd` looks at, bounding its cost per search node.
   private static var lookahead: Int { 1024 }
 
   /// Creates the space of a part whose operation `i` has access `accesses[i]`, starting from `initial`.
@@ -68,7 +68,7 @@ struct RegisterStateSpace<Model: RegisterAccessModel>: StateTransitions {
     withUnsafeTemporaryAllocation(of: Int32.self, capacity: Self.lookahead) { storable in
       let current = stateValues[Int(state)]
       var storableCount = 0
-      var node = events.first
+      var node = events.firstWatched
       var looked = 0
       var tested = 0
       while node != EventList.end && looked < Self.lookahead && tested < reads {
@@ -83,10 +83,16 @@ struct RegisterStateSpace<Model: RegisterAccessModel>: StateTransitions {
           let value = observed[operation]
           if value != current && !storable[..<storableCount].contains(value) { return true }
         }
-        node = events.next(node)
+        node = events.nextWatched(node)
         looked += 1
       }
       return false
     }
+  }
+
+  /// A call that may store a value and a return that observed one: what ``isDeadEnd(_:remaining:reads:)`` reads.
+  func watches(_ node: Int32) -> Bool {
+    let operation = EventList.operation(node)
+    return EventList.isCall(node) ? stored[operation] >= 0 : observed[operation] >= 0
   }
 }

@@ -52,11 +52,19 @@ protocol StateTransitions {
   /// backtracks, so that a history without conflicts costs linear time, and for every read
   /// within reach once it struggles (``DeadEndReach``).
   func isDeadEnd(_ state: Int32, remaining events: EventList, reads: Int) -> Bool
+
+  /// Whether ``isDeadEnd(_:remaining:reads:)`` reads event `node` (operation `node / 2`'s call when even, its return when odd).
+  ///
+  /// The event list chains these apart, so that the test walks them alone.
+  func watches(_ node: Int32) -> Bool
 }
 
 extension StateTransitions {
   /// Knows of no pruning.
   func isDeadEnd(_ state: Int32, remaining events: EventList, reads: Int) -> Bool { false }
+
+  /// Reads no event.
+  func watches(_ node: Int32) -> Bool { false }
 }
 
 /// A map from 64-bit keys to state names, open addressing with linear probing.

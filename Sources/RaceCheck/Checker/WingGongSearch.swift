@@ -23,16 +23,29 @@
 ///   a key-value store's value must be a prefix of what a later read returns when only
 ///   appends can come before that read.
 struct WingGongSearch {
-  /// The operations of one search.
+  /// The operations of one search, each with its interval and what the search may assume of it.
+  ///
+  /// One array of entries: a history split into a thousand small parts builds a thousand of these.
   struct Operations {
-    var callTimes: [Int64]
-    /// `Int64.max` for an operation whose outcome is unknown.
-    var returnTimes: [Int64]
-    var isInfo: [Bool]
-    /// Operations the model guarantees never to change the state when their result fits.
-    var leavesStateUnchanged: [Bool]
+    /// One operation as the search sees it.
+    struct Entry {
+      var callTime: Int64
+      /// `Int64.max` for an operation whose outcome is unknown.
+      var returnTime: Int64
+      var isInfo: Bool
+      /// Whether the model guarantees that it never changes the state when its result fits.
+      var leavesStateUnchanged: Bool
+    }
 
-    var count: Int { callTimes.count }
+    var entries: [Entry]
+
+    init(_ entries: [Entry]) {
+      self.entries = entries
+    }
+
+    var count: Int { entries.count }
+
+    subscript(operation: Int) -> Entry { entries[operation] }
   }
 
   /// The search's answer, with states as ``StateSpace`` names.
@@ -92,19 +105,24 @@ struct WingGongSearch {
     _ operations: Operations, transitions: inout Transitions, initial: Int32 = 0,
     budget: Budget = .unlimited, work: inout Work
   ) -> Result {
+    if operations.followOneAnother {
+      return replay(operations, transitions: &transitions, initial: initial, work: &work)
+    }
     let count = operations.count
-    var events = EventList(callTimes: operations.callTimes, returnTimes: operations.returnTimes)
-    let keys = ZobristKeys(count: count)
+    var events = EventList(operations, watching: transitions.watches)
+    let keys = ZobristKeys()
     var fingerprint: (UInt64, UInt64) = (0, 0)
     // Sized to the part: a history of a thousand keys has a thousand small searches.
     var visited = FingerprintSet(capacity: min(1 << 10, 2 * count + 8))
     var stack: [Frame] = []
     stack.reserveCapacity(count)
     var state = initial
-    var required = operations.isInfo.reduce(0) { $1 ? $0 : $0 + 1 }
+    var required = operations.entries.reduce(0) { $1.isInfo ? $0 : $0 + 1 }
     var longest = LongestPrefix(state: initial)
     var steps = 0
-    var backtracked = false
+    // How the search is faring, which sets how far its dead-end tests look.
+    var placements = 0
+    var backtracks = 0
     defer {
       work.steps += steps
       work.copied += longest.copied
@@ -112,27 +130,39 @@ struct WingGongSearch {
 
     func place(_ operation: Int, from before: Int32, to after: Int32, forced: Bool) {
       stack.append(Frame(operation: Int32(operation), stateBefore: before, forced: forced))
+      placements += 1
       events.lift(operation)
       state = after
-      if !operations.isInfo[operation] { required -= 1 }
+      if !operations[operation].isInfo { required -= 1 }
       if stack.count > longest.count {
-        longest.extend(to: stack.lazy.map(\.operation), state: after)
+        longest.extend(to: stack.count, state: after)
       }
     }
 
     /// Undoes placements back to the last free choice; returns where to scan on, or nil when none is left.
     func backtrack() -> Int32? {
-      backtracked = true
-      while let frame = stack.popLast() {
-        longest.shorten(to: stack.count)
+      backtracks += 1
+      while !stack.isEmpty {
+        longest.keep(stack.lazy.map(\.operation), poppingTo: stack.count - 1)
+        let frame = stack.removeLast()
         let operation = Int(frame.operation)
         events.unlift(operation)
         keys.toggle(operation, in: &fingerprint)
         state = frame.stateBefore
-        if !operations.isInfo[operation] { required += 1 }
+        if !operations[operation].isInfo { required += 1 }
         if !frame.forced { return events.next(EventList.callNode(of: operation)) }
       }
       return nil
+    }
+
+    func notLinearizable() -> Result {
+      .notLinearizable(
+        longestPrefix: longest.prefix(sharing: stack.lazy.map(\.operation)), state: longest.state)
+    }
+
+    func unknown() -> Result {
+      .unknown(
+        longestPrefix: longest.prefix(sharing: stack.lazy.map(\.operation)), state: longest.state)
     }
 
     var cursor = events.first
@@ -140,15 +170,15 @@ struct WingGongSearch {
     while true {
       if required == 0 { return .linearizable(order: stack.map { Int($0.operation) }) }
       if let limit = budget.steps, steps >= limit {
-        return .unknown(longestPrefix: longest.prefix, state: longest.state)
+        return unknown()
       }
       steps &+= 1
       if steps & 0x3FF == 0 {
         if let deadline = budget.deadline, MonotonicClock.now() > deadline {
-          return .unknown(longestPrefix: longest.prefix, state: longest.state)
+          return unknown()
         }
         if budget.shouldStop?() == true {
-          return .unknown(longestPrefix: longest.prefix, state: longest.state)
+          return unknown()
         }
       }
       if atNodeEntry {
@@ -160,10 +190,10 @@ struct WingGongSearch {
         if changedState
           && transitions.isDeadEnd(
             state, remaining: events,
-            reads: DeadEndReach.reads(backtracked: backtracked))
+            reads: DeadEndReach.reads(placements: placements, backtracks: backtracks))
         {
           guard let next = backtrack() else {
-            return .notLinearizable(longestPrefix: longest.prefix, state: longest.state)
+            return notLinearizable()
           }
           cursor = next
           continue
@@ -174,7 +204,7 @@ struct WingGongSearch {
         var forcedPlacement = false
         while node != EventList.end && EventList.isCall(node) {
           let operation = EventList.operation(node)
-          if operations.leavesStateUnchanged[operation],
+          if operations[operation].leavesStateUnchanged,
             transitions.next(from: state, by: operation) == state
           {
             keys.toggle(operation, in: &fingerprint)
@@ -195,7 +225,7 @@ struct WingGongSearch {
         }
         if doomed {
           guard let next = backtrack() else {
-            return .notLinearizable(longestPrefix: longest.prefix, state: longest.state)
+            return notLinearizable()
           }
           cursor = next
           continue
@@ -204,7 +234,7 @@ struct WingGongSearch {
       }
       guard cursor != EventList.end, EventList.isCall(cursor) else {
         guard let next = backtrack() else {
-          return .notLinearizable(longestPrefix: longest.prefix, state: longest.state)
+          return notLinearizable()
         }
         cursor = next
         continue
@@ -225,17 +255,55 @@ struct WingGongSearch {
   }
 }
 
-/// Two random 64-bit keys per operation, XORed into a set's fingerprint when the operation joins or leaves it.
-struct ZobristKeys {
-  private var keys: [UInt64]
+extension WingGongSearch {
+  /// Checks operations that follow one another in real time, whose only order is theirs, by replaying them.
+  ///
+  /// The search would walk the same single path; this skips its event list, memo and
+  /// stack, which are most of the cost of a key's part of one or two operations.
+  private static func replay<Transitions: StateTransitions>(
+    _ operations: Operations, transitions: inout Transitions, initial: Int32, work: inout Work
+  ) -> Result {
+    var state = initial
+    for operation in 0..<operations.count {
+      work.steps += 1
+      let next = transitions.next(from: state, by: operation)
+      if next < 0 { return .notLinearizable(longestPrefix: Array(0..<operation), state: state) }
+      state = next
+    }
+    return .linearizable(order: Array(0..<operations.count))
+  }
+}
 
-  init(count: Int) {
-    var random = SplitMix64(seed: 0x5A0B_1257)
-    keys = (0..<(2 * count)).map { _ in random.next() }
+extension WingGongSearch.Operations {
+  /// The time of event `node` of an ``EventList``: operation `node / 2`'s call when even, its return when odd.
+  @inline(__always) func time(of node: Int32) -> Int64 {
+    node & 1 == 0 ? entries[Int(node >> 1)].callTime : entries[Int(node >> 1)].returnTime
   }
 
+  /// Whether every operation returned before the next one was called, none with an unknown outcome.
+  ///
+  /// Events at equal times overlap (calls come first), so a return must come strictly
+  /// before the next call.
+  var followOneAnother: Bool {
+    var previousReturn = Int64.min
+    for entry in entries {
+      guard !entry.isInfo, previousReturn < entry.callTime else { return false }
+      previousReturn = entry.returnTime
+    }
+    return true
+  }
+}
+
+/// Two random 64-bit keys per operation, XORed into a set's fingerprint when the operation joins or leaves it.
+///
+/// The keys are one SplitMix64 sequence's outputs, computed where they are used rather
+/// than drawn into a table: a history of a thousand small parts then allocates and fills
+/// no table per part.
+struct ZobristKeys {
+  private static let seed: UInt64 = 0x5A0B_1257
+
   @inline(__always) func toggle(_ operation: Int, in fingerprint: inout (UInt64, UInt64)) {
-    fingerprint.0 ^= keys[2 * operation]
-    fingerprint.1 ^= keys[2 * operation + 1]
+    fingerprint.0 ^= SplitMix64.output(seed: Self.seed, at: 2 * operation)
+    fingerprint.1 ^= SplitMix64.output(seed: Self.seed, at: 2 * operation + 1)
   }
 }

@@ -78,6 +78,8 @@ extension KeyValueModel: KeyedHistoryModel {
   }
 
   package func restricted(to key: String) -> KeyValueModel {
+    // Most stores start empty: then every key's part does, without hashing the key.
+    if values.isEmpty { return self }
     var part = KeyValueModel()
     part.values[key] = values[key]
     return part

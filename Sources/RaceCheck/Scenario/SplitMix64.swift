@@ -11,7 +11,21 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
   }
 
   public mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
+    state &+= Self.increment
+    return Self.mix(state)
+  }
+
+  /// The `index`-th value (from 0) that a generator seeded with `seed` returns, computed without drawing the ones before it.
+  ///
+  /// The generator's state only ever grows by a constant, so any one output is a
+  /// function of its position: a table of draws can be computed where it is read.
+  @inline(__always) static func output(seed: UInt64, at index: Int) -> UInt64 {
+    mix(seed &+ UInt64(truncatingIfNeeded: index + 1) &* increment)
+  }
+
+  private static var increment: UInt64 { 0x9E37_79B9_7F4A_7C15 }
+
+  @inline(__always) private static func mix(_ state: UInt64) -> UInt64 {
     var mixed = state
     mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
     mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB

@@ -20,38 +20,83 @@ extension RaceCheckTestSuite {
       return (typed, part, PartOutcome.search(part, of: typed, budget: .unlimited, proves: false))
     }
 
+    // Each operation returns as the next is called: they overlap (calls come first at equal
+    // times), so the search runs, but never needs to backtrack.
     @Test(arguments: ["register", "counter", "kv"])
-    func sequentialHistoriesCostLinearWork(model: String) throws {
+    func touchingHistoriesCostLinearSearchWork(model: String) throws {
       var perOperation: [Double] = []
       for count in [1000, 4000, 16000] {
-        let work = try searchWork(sequential(model, count: count))
+        let work = try searchWork(sequential(model, count: count, touching: true))
         // A step per node entered and one per candidate tried: a few per operation.
         #expect(work.steps <= 4 * count, "\(model) \(count): \(work)")
-        // The longest prefix grows by one each placement and is never copied again.
-        #expect(work.copied <= count, "\(model) \(count): \(work)")
+        // Nothing is undone, so the longest prefix is never copied off the stack.
+        #expect(work.copied == 0, "\(model) \(count): \(work)")
         perOperation.append(Double(work.steps) / Double(count))
       }
       // Linear: the steps per operation do not grow with the length.
       #expect(perOperation.last! <= perOperation.first! * 1.1, "\(perOperation)")
     }
 
-    @Test func longestPrefixCopiesEachPlacementOnceUntilPopped() {
+    @Test(arguments: ["register", "counter", "kv"])
+    func operationsThatFollowOneAnotherAreReplayedOnce(model: String) throws {
+      for count in [1000, 16000] {
+        let history = sequential(model, count: count, touching: false)
+        let work = try searchWork(history)
+        // One step an operation: their only order, replayed, with no search around it.
+        #expect(work.steps == count, "\(model) \(count): \(work)")
+        #expect(work.copied == 0)
+      }
+    }
+
+    @Test func aReplayedViolationKeepsThePrefixBeforeIt() throws {
+      var history = sequential("register", count: 30, touching: false)
+      // Operation 5 reads a value nothing wrote.
+      history.operations[5].result = 99
+      let typed = try TypedHistory<RegisterModel>(history)
+      let part = try #require(Partition.parts(of: typed, split: true).first)
+      let outcome = PartOutcome.search(part, of: typed, budget: .unlimited, proves: false)
+      guard case .notLinearizable(let prefix, _) = outcome.result else {
+        Issue.record("expected a violation, got \(outcome.result)")
+        return
+      }
+      #expect(prefix == Array(0..<5))
+      #expect(outcome.work.steps == 6)
+    }
+
+    @Test func deadEndTestsLookFarOnlyWhileTheSearchStruggles() {
+      #expect(DeadEndReach.reads(placements: 0, backtracks: 0) == DeadEndReach.quick)
+      #expect(DeadEndReach.reads(placements: 500, backtracks: 0) == DeadEndReach.quick)
+      // A legal history that backtracks now and then: one undone placement in five.
+      #expect(DeadEndReach.reads(placements: 500, backtracks: 100) == DeadEndReach.quick)
+      // A hard key of c50-bad: nearly every placement undone.
+      #expect(DeadEndReach.reads(placements: 500, backtracks: 450) == DeadEndReach.thorough)
+      #expect(DeadEndReach.reads(placements: 1, backtracks: 1) == DeadEndReach.thorough)
+    }
+
+    @Test func longestPrefixCopiesOnlyWhatABacktrackPops() {
       var longest = LongestPrefix(state: 0)
       var stack: [Int32] = []
       for operation in 0..<100 as Range<Int32> {
         stack.append(operation)
-        if stack.count > longest.count { longest.extend(to: stack, state: operation) }
+        if stack.count > longest.count { longest.extend(to: stack.count, state: operation) }
       }
-      #expect(longest.copied == 100)
-      // Popping ten and placing eleven others copies only the eleven.
-      stack.removeLast(10)
-      longest.shorten(to: stack.count)
+      // The prefix is the stack itself: nothing is copied while nothing is undone.
+      #expect(longest.copied == 0)
+      #expect(longest.prefix(sharing: stack) == Array(0..<100))
+      // Popping ten copies those ten, once; the prefix keeps them.
+      for _ in 0..<10 {
+        longest.keep(stack, poppingTo: stack.count - 1)
+        stack.removeLast()
+      }
+      #expect(longest.copied == 10)
+      #expect(longest.prefix(sharing: stack) == Array(0..<100))
+      // Eleven others make a longer prefix, read from the stack again: no copy.
       for operation in 200..<211 as Range<Int32> {
         stack.append(operation)
-        if stack.count > longest.count { longest.extend(to: stack, state: operation) }
+        if stack.count > longest.count { longest.extend(to: stack.count, state: operation) }
       }
-      #expect(longest.copied == 111)
-      #expect(longest.prefix == stack.map { Int($0) })
+      #expect(longest.copied == 10)
+      #expect(longest.prefix(sharing: stack) == stack.map { Int($0) })
       #expect(longest.state == 210)
     }
 
@@ -140,8 +185,10 @@ private func searchWork(_ history: RecordedHistory) throws -> WingGongSearch.Wor
   return try open(type)
 }
 
-/// `count` operations of one process, one after another: writes and reads, or increments and reads, or kv puts, appends and gets.
-private func sequential(_ model: String, count: Int) -> RecordedHistory {
+/// `count` operations of one process in turn: writes and reads, or increments and reads, or kv puts, appends and gets.
+///
+/// When `touching`, each returns at the time the next is called, so that neighbours overlap.
+private func sequential(_ model: String, count: Int, touching: Bool) -> RecordedHistory {
   var operations: [RecordedHistory.Operation] = []
   var register: Value = .null
   var counter = 0
@@ -180,7 +227,7 @@ private func sequential(_ model: String, count: Int) -> RecordedHistory {
     operations.append(
       RecordedHistory.Operation(
         process: 0, name: name, arguments: arguments, call: Int64(2 * index),
-        return: Int64(2 * index + 1), result: result, status: .ok))
+        return: Int64(2 * index + (touching ? 2 : 1)), result: result, status: .ok))
   }
   return RecordedHistory(model: model, operations: operations)
 }
