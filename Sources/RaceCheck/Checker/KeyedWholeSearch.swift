@@ -277,16 +277,8 @@ struct KeyedWholeSearch {
         continue
       }
       if required == 0 { return .linearizable(order: stack.map { Int($0.operation) }) }
-      if let limit = budget.steps, steps >= limit {
-        return unknown()
-      }
+      if budget.isSpent(after: steps) { return unknown() }
       steps &+= 1
-      if steps & 0x3FF == 0 {
-        if let deadline = budget.deadline, MonotonicClock.now() > deadline {
-          return unknown()
-        }
-        if budget.shouldStop?() == true { return unknown() }
-      }
       if atNodeEntry {
         atNodeEntry = false
         // An operation that changes nothing and fits now is placed without branching.

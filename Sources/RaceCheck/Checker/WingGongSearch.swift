@@ -22,6 +22,9 @@
 /// - A model may recognise a dead end early (``StateTransitions/isDeadEnd(_:remaining:reads:)``):
 ///   a key-value store's value must be a prefix of what a later read returns when only
 ///   appends can come before that read.
+///
+/// Operations that follow one another in real time have one order, theirs, which is
+/// replayed without any of this (most keys' parts of a history of a thousand keys).
 struct WingGongSearch {
   /// The operations of one search, each with its interval and what the search may assume of it.
   ///
@@ -71,6 +74,17 @@ struct WingGongSearch {
     var steps: Int?
 
     static var unlimited: Budget { Budget() }
+
+    /// Whether a search that has taken `steps` steps stops before its next one.
+    ///
+    /// The step limit is tested at every step; the clock and the stop flag every 1024
+    /// steps, where their cost disappears.
+    func isSpent(after steps: Int) -> Bool {
+      if let limit = self.steps, steps >= limit { return true }
+      guard steps > 0 && steps & 0x3FF == 0 else { return false }
+      if let deadline, MonotonicClock.now() > deadline { return true }
+      return shouldStop?() == true
+    }
   }
 
   private struct Frame {
@@ -106,7 +120,8 @@ struct WingGongSearch {
     budget: Budget = .unlimited, work: inout Work
   ) -> Result {
     if operations.followOneAnother {
-      return replay(operations, transitions: &transitions, initial: initial, work: &work)
+      return replay(
+        operations, transitions: &transitions, initial: initial, budget: budget, work: &work)
     }
     let count = operations.count
     var events = EventList(operations, watching: transitions.watches)
@@ -169,18 +184,8 @@ struct WingGongSearch {
     var atNodeEntry = true
     while true {
       if required == 0 { return .linearizable(order: stack.map { Int($0.operation) }) }
-      if let limit = budget.steps, steps >= limit {
-        return unknown()
-      }
+      if budget.isSpent(after: steps) { return unknown() }
       steps &+= 1
-      if steps & 0x3FF == 0 {
-        if let deadline = budget.deadline, MonotonicClock.now() > deadline {
-          return unknown()
-        }
-        if budget.shouldStop?() == true {
-          return unknown()
-        }
-      }
       if atNodeEntry {
         atNodeEntry = false
         // After a placement that changed nothing the parent's test stands: it saw the same
@@ -261,10 +266,15 @@ extension WingGongSearch {
   /// The search would walk the same single path; this skips its event list, memo and
   /// stack, which are most of the cost of a key's part of one or two operations.
   private static func replay<Transitions: StateTransitions>(
-    _ operations: Operations, transitions: inout Transitions, initial: Int32, work: inout Work
+    _ operations: Operations, transitions: inout Transitions, initial: Int32, budget: Budget,
+    work: inout Work
   ) -> Result {
     var state = initial
     for operation in 0..<operations.count {
+      // A step an operation, under the search's budget.
+      if budget.isSpent(after: operation) {
+        return .unknown(longestPrefix: Array(0..<operation), state: state)
+      }
       work.steps += 1
       let next = transitions.next(from: state, by: operation)
       if next < 0 { return .notLinearizable(longestPrefix: Array(0..<operation), state: state) }

@@ -73,6 +73,20 @@ extension RaceCheckTestSuite {
       #expect(DeadEndReach.reads(placements: 1, backtracks: 1) == DeadEndReach.thorough)
     }
 
+    @Test func aReplayStopsWhereItsStepBudgetDoes() throws {
+      let history = sequential("kv", count: 300, touching: false)
+      let typed = try TypedHistory<KeyValueModel>(history)
+      let part = try #require(Partition.parts(of: typed, split: true).first)
+      let outcome = PartOutcome.search(
+        part, of: typed, budget: WingGongSearch.Budget(steps: 50), proves: false)
+      guard case .unknown(let prefix, _) = outcome.result else {
+        Issue.record("expected unknown, got \(outcome.result)")
+        return
+      }
+      #expect(prefix == Array(0..<50))
+      #expect(outcome.work.steps == 50)
+    }
+
     @Test func longestPrefixCopiesOnlyWhatABacktrackPops() {
       var longest = LongestPrefix(state: 0)
       var stack: [Int32] = []
