@@ -52,9 +52,7 @@ extension RaceCheckTestSuite {
       var history = sequential("register", count: 30, touching: false)
       // Operation 5 reads a value nothing wrote.
       history.operations[5].result = 99
-      let typed = try TypedHistory<RegisterModel>(history)
-      let part = try #require(Partition.parts(of: typed, split: true).first)
-      let outcome = PartOutcome.search(part, of: typed, budget: .unlimited, proves: false)
+      let outcome = try searchOfOnlyPart(history, as: RegisterModel.self)
       guard case .notLinearizable(let prefix, _) = outcome.result else {
         Issue.record("expected a violation, got \(outcome.result)")
         return
@@ -75,10 +73,8 @@ extension RaceCheckTestSuite {
 
     @Test func aReplayStopsWhereItsStepBudgetDoes() throws {
       let history = sequential("kv", count: 300, touching: false)
-      let typed = try TypedHistory<KeyValueModel>(history)
-      let part = try #require(Partition.parts(of: typed, split: true).first)
-      let outcome = PartOutcome.search(
-        part, of: typed, budget: WingGongSearch.Budget(steps: 50), proves: false)
+      let outcome = try searchOfOnlyPart(
+        history, as: KeyValueModel.self, budget: WingGongSearch.Budget(steps: 50))
       guard case .unknown(let prefix, _) = outcome.result else {
         Issue.record("expected unknown, got \(outcome.result)")
         return
@@ -174,6 +170,15 @@ extension RaceCheckTestSuite {
       #expect(violation.window.contains(operation))
     }
   }
+}
+
+/// The plain search (no proof) of the first part of `history`, decoded with `Model`.
+private func searchOfOnlyPart<Model: HistoryModel>(
+  _ history: RecordedHistory, as _: Model.Type, budget: WingGongSearch.Budget = .unlimited
+) throws -> PartOutcome<Model> {
+  let typed = try TypedHistory<Model>(history)
+  let part = try #require(Partition.parts(of: typed, split: true).first)
+  return PartOutcome.search(part, of: typed, budget: budget, proves: false)
 }
 
 /// What searching every part of `history` cost, without proofs.
