@@ -19,8 +19,10 @@ extension CheckReport: CustomStringConvertible {
     case .inconclusive(let reason):
       var lines = [
         "racecheck: \(target) is inconclusive: \(reason).",
-        "No failure was found in what ran (\(searchDescription)), but the search was cut short, "
-          + "so this is not a pass.",
+        "No failure was found in what ran (\(searchDescription)), but "
+          + (reason.cutTheSearchShort
+            ? "the search was cut short" : "it rests on synchronization the scheduler did not see")
+          + ", so this is not a pass.",
         "Seed: \(Configuration.formatSeed(seed)) (\(Self.formatSeconds(seconds))).",
       ]
       if let replayCommand { lines.append("Run it again: \(replayCommand)") }

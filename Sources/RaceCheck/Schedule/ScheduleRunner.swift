@@ -20,6 +20,8 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
     var findings: [Finding]
     var readsAfterLeaving: [ControlledScheduler.ReadAfterLeaving]
     var error: (call: Int, error: any Error)?
+    /// What the code synchronized through that the scheduler could not see (``ControlledScheduler/unseenSynchronization``).
+    var unseenSynchronization: [String]
     /// The name of the stored property or cell at an address the schedule accessed, if it has one.
     var nameOfCell: (UInt) -> String?
   }
@@ -87,7 +89,7 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
       index: index, record: state.record, returned: state.returned, trace: scheduler.trace,
       race: scheduler.race, deadlock: scheduler.deadlock, cutOff: scheduler.cutOff,
       findings: scheduler.findings, readsAfterLeaving: scheduler.readsAfterLeaving,
-      error: state.error, nameOfCell: { [scheduler] in scheduler.variables[$0]?.name })
+      error: state.error, unseenSynchronization: scheduler.unseenSynchronization, nameOfCell: { [scheduler] in scheduler.variables[$0]?.name })
   }
 
   /// What the controlled threads of one schedule record; only the running thread touches it.
