@@ -112,8 +112,8 @@ extension Catalogue {
     }
     return Target(
       spec,
-      summary: "a one-unit account whose withdraw checks, then takes, each under a global Mutex",
-      expectation: .fail(.unclassified))
+      summary: "a one-unit account whose withdraw checks without, then takes under, a global Mutex",
+      expectation: .fail(.dataRace))
   }
 
   /// Accounts as pairs of heap strings (longer than 15 bytes), so that each field is a reference.

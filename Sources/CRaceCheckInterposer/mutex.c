@@ -12,6 +12,7 @@
 #include "interposer.h"
 
 #include <stdint.h>
+#include <unistd.h>
 
 #define RC_LOCK_SLOW "$s15Synchronization12_MutexHandleV9_lockSlowyys6UInt32VF"
 #define RC_UNLOCK_SLOW "$s15Synchronization12_MutexHandleV11_unlockSlowyyF"
@@ -73,3 +74,5 @@ bool rc_mutex_word_replace(void *word, uint32_t expected, uint32_t desired) {
   return atomic_compare_exchange_strong_explicit(
       (_Atomic uint32_t *)word, &expected, desired, memory_order_acq_rel, memory_order_acquire);
 }
+
+uint32_t rc_thread_system_id(void) { return (uint32_t)gettid(); }

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #endif
 #include <elf.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <fcntl.h>
 #include <link.h>
@@ -17,8 +18,18 @@
 char *swift_demangle(
     const char *mangled, size_t length, char *output, size_t *output_size, uint32_t flags);
 
+/* The executable's load bias: what its symbols' values are relative to. */
+static int note_bias(struct dl_phdr_info *info, size_t size, void *bias) {
+  (void)size;
+  *(uintptr_t *)bias = info->dlpi_addr;
+  return 1; /* The first object is the executable. */
+}
+
 int rc_executable_symbols_containing(
-    const char *needle, void (*each)(const char *name, void *context), void *context) {
+    const char *needle, void (*each)(const char *name, uintptr_t address, void *context),
+    void *context) {
+  uintptr_t bias = 0;
+  dl_iterate_phdr(note_bias, &bias);
   int file = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
   if (file < 0) return -1;
   struct stat status;
@@ -52,7 +63,9 @@ int rc_executable_symbols_containing(
         const char *name = strings + symbols[s].st_name;
         if (strstr(name, needle) != NULL) {
           char *demangled = swift_demangle(name, strlen(name), NULL, NULL, 0);
-          each(demangled ? demangled : name, context);
+          bool variable = ELF64_ST_TYPE(symbols[s].st_info) == STT_OBJECT
+              && symbols[s].st_shndx != SHN_UNDEF && symbols[s].st_value != 0;
+          each(demangled ? demangled : name, variable ? bias + symbols[s].st_value : 0, context);
           free(demangled);
           found++;
         }

@@ -166,6 +166,9 @@ uint32_t rc_mutex_word_load(const void *word);
 /* Replaces the lock word at `word` by `desired` if it holds `expected`; returns whether it did. */
 bool rc_mutex_word_replace(void *word, uint32_t expected, uint32_t desired);
 
+/* The calling thread's kernel id, which a Mutex it holds keeps in its lock word. */
+uint32_t rc_thread_system_id(void);
+
 /* Makes `hooks` the ones the calling thread's calls go to while it runs code under test;
  * NULL removes them. Each controlled thread installs its own scheduler's, so that two
  * schedulers can run in one process at once (tests run in parallel). */

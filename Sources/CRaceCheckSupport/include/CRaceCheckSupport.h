@@ -165,11 +165,13 @@ int rc_code_image(uintptr_t pc, char *path, int capacity, uintptr_t *offset);
 /*
  * Calls `each` with every name in the executable's symbol table (.symtab, local
  * symbols included) whose mangled form contains `needle`, demangled when it is a
- * Swift name. Returns how many there were, or -1
- * when the executable has no symbol table (a stripped binary).
+ * Swift name, with the address of the variable it names (0 when it names no
+ * variable the executable defines). Returns how many there were, or -1 when the
+ * executable has no symbol table (a stripped binary).
  */
 int rc_executable_symbols_containing(
-    const char *needle, void (*each)(const char *name, void *context), void *context);
+    const char *needle, void (*each)(const char *name, uintptr_t address, void *context),
+    void *context);
 
 /*
  * The identity of the serial executor the Swift concurrency runtime says the

@@ -1,6 +1,3 @@
-import CRaceCheckSupport
-import Foundation
-
 @_spi(Reflection) import Swift
 
 /// The stored properties of a class and its superclasses by offset, from the runtime's reflection metadata.
@@ -35,7 +32,7 @@ struct ClassLayout {
         // Reflection shows a noncopyable field's type as `()`: its symbols tell what it is.
         guard fieldType == Void.self else { return true }
         let property = "\(_typeName(layer, qualified: false)).\(name)"
-        switch NoncopyableField(named: name, of: layer) {
+        switch SynchronizationSymbols.executable?.field(named: name, of: layer) ?? .unknown {
         case .void: break
         // The lock word is the Mutex's first field (`handle.storage`).
         case .mutex: mutexes.append((offset, property))
@@ -72,59 +69,5 @@ struct ClassLayout {
   /// `Type.property` for the stored property at `offset`, or nil when none starts there.
   func property(at offset: Int) -> String? {
     names[offset].map { "\(typeName).\($0)" }
-  }
-}
-
-/// What a class's stored property is when reflection shows its type as `()`: a real `Void`, or a noncopyable value.
-///
-/// The compiler erases a noncopyable field's type in the reflection metadata, so that older
-/// runtimes never copy one; the executable's symbol table still names it, in the demangled
-/// names of the property's accessors, initial value and field offset
-/// (`Module.Class.name.getter : Synchronization.Mutex<Int>`).
-private enum NoncopyableField {
-  case void
-  case mutex
-  case atomic
-  /// Another noncopyable type, or one the symbol table does not name (a stripped executable).
-  case unknown
-
-  /// The demangled symbols of properties whose type is `Void` or from `Synchronization`, read once; nil when the executable has no symbol table.
-  private static let symbols: [String]? = {
-    final class Found { var names: [String] = [] }
-    let found = Found()
-    var counts: [Int32] = []
-    for needle in ["15Synchronization", "ytvp"] {
-      counts.append(
-        rc_executable_symbols_containing(
-          needle,
-          { name, context in
-            guard let name, let context else { return }
-            Unmanaged<Found>.fromOpaque(context).takeUnretainedValue().names.append(
-              String(cString: name))
-          }, Unmanaged.passUnretained(found).toOpaque()))
-    }
-    return counts.contains { $0 < 0 } ? nil : found.names
-  }()
-
-  init(named name: String, of type: AnyClass) {
-    guard let symbols = Self.symbols else {
-      self = .unknown
-      return
-    }
-    let owner = _typeName(type, qualified: true)
-    // `Owner.name : T`, `Owner.name.getter : T`, or, for a private property, `Owner.(name in _…)`.
-    let spellings = ["\(owner).\(name) : ", "\(owner).\(name).", "\(owner).(\(name) in "]
-    let kinds: [(typePrefix: String, field: NoncopyableField)] = [
-      ("()", .void), ("Synchronization.Mutex<", .mutex), ("Synchronization.Atomic<", .atomic),
-    ]
-    for symbol in symbols where spellings.contains(where: { symbol.contains($0) }) {
-      guard let separator = symbol.range(of: " : ", options: .backwards) else { continue }
-      let fieldType = symbol[separator.upperBound...]
-      if let kind = kinds.first(where: { fieldType.hasPrefix($0.typePrefix) }) {
-        self = kind.field
-        return
-      }
-    }
-    self = .unknown
   }
 }

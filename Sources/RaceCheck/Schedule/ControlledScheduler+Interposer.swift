@@ -229,6 +229,22 @@ extension ControlledScheduler {
     }
   }
 
+  /// Notes each global Mutex a controlled thread holds now: it orders what the scheduler never sees.
+  ///
+  /// Its inlined lock stores the holder's thread id in its word, and no call shows it; a
+  /// thread running under it at a scheduling point is how the scheduler learns of it.
+  func noteGlobalMutexesHeld() {
+    guard let globals = SynchronizationSymbols.executable?.globalMutexes, !globals.isEmpty else {
+      return
+    }
+    for global in globals {
+      let holder = rc_mutex_word_load(UnsafeRawPointer(bitPattern: global.address)) & 0x3FFF_FFFF
+      if holder != 0, threads.contains(where: { $0.systemID == holder }) {
+        noteUnseen("the global Mutex '\(global.name)'")
+      }
+    }
+  }
+
   /// Gives the modelled Mutexes back their free word once the schedule has ended, and their objects.
   func releaseMutexes() {
     for word in mutexWords.keys {
@@ -259,15 +275,18 @@ extension ControlledScheduler {
     }
     // A Mutex outside the objects this schedule allocated (a global, say), held by another
     // thread: its fast paths order what the scheduler never sees.
-    noteUnseen("a Mutex at 0x\(String(word, radix: 16)) outside the objects the schedule made")
+    let global = SynchronizationSymbols.executable?.globalMutexes.first { $0.address == word }
+    let name = global.map { "global Mutex '\($0.name)'" } ?? "Mutex 0x\(String(word, radix: 16))"
+    noteUnseen(
+      global != nil ? "the \(name)" : "the \(name), outside the objects the schedule made")
     // Only a lock would wait in the kernel, for a thread the scheduler may have parked.
     guard operation == RC_MUTEX_LOCK else { return RC_MUTEX_FORWARD }
     let me = currentThread()
     while !rc_mutex_word_replace(pointer, 0, threadID) {
-      record(me, "unseen Mutex 0x\(String(word, radix: 16)) waits")
+      record(me, "unseen \(name) waits")
       point(me, waiting: .lockWord(word))
     }
-    record(me, "unseen Mutex 0x\(String(word, radix: 16)) acquire")
+    record(me, "unseen \(name) acquire")
     return RC_MUTEX_TAKEN
   }
 

@@ -56,6 +56,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     var wait: Wait = .none
     var finished = false
     var clock = VectorClock()
+    /// The kernel's id of the thread, which a `Mutex` it holds keeps in its lock word; 0 until it starts.
+    var systemID: UInt32 = 0
     /// The queue blocks this thread is running, innermost last.
     var blocks: [(queue: QueueState, item: QueueItem)] = []
     var locksHeld = 0
@@ -291,6 +293,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       // The kernel keeps 15 bytes of a name, and a crash report shows that name.
       if !onMainThread { _ = rc_set_thread_name("rc-sched-\(controlled.id)") }
       pthread_setspecific(key, Unmanaged.passUnretained(controlled).toOpaque())
+      controlled.systemID = rc_thread_system_id()
       // The scheduler's own code; the code under test runs in subject mode (see `asSubject`).
       _ = rc_interposer_set_mode(RC_MODE_SCHEDULER)
       hooks.install()
@@ -337,6 +340,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   func point(_ me: ControlledThread, waiting wait: Wait = .none) {
     me.wait = wait
     poisonMutexes()
+    noteGlobalMutexesHeld()
     guard choices.count < maxSteps else {
       cutOff = true
       end()

@@ -116,7 +116,8 @@ extension RaceCheckTestSuite {
       for name in ["MutexCountStore", "MutexCountStoreFixed"] {
         let target = try #require(scheduleTargets.first { $0.name == name })
         let expectation = try #require(target.scheduleExpectation)
-        let report = target.checkable.check(mutexConfiguration(seed: seed))
+        // The demo's budget, which `racecheck demo --mode schedule` gives them.
+        let report = target.checkable.check(scheduleConfiguration(seed: seed, minimizes: false))
         #expect(expectation.isMet(by: report), "\(name), seed \(seed):\n\(report)")
       }
     }
@@ -145,5 +146,19 @@ extension RaceCheckTestSuite {
       }
       #expect(counter.value == 40_000)
     }
+  }
+}
+
+extension RaceCheckTestSuite.MutexScheduleTests {
+  /// Row 36 traps inside a global Mutex while the other thread may wait for it: a crash, reported at once, and never a hang.
+  @Test func aTrapInsideAGlobalMutexIsReportedAsACrash() throws {
+    let target = try RaceCheckTestSuite.IsolatedScheduleCatalogueTests.target(row: 36)
+    let report = try RaceCheckTestSuite.IsolatedScheduleCatalogueTests.check(
+      target, seed: 1, minimizes: false)
+    let crash = try #require(report.failure?.crash, "\(report)")
+    #expect(crash.kind == .crash, "\(report)")
+    #expect(crash.signal == "SIGILL", "\(report)")
+    let steps = try #require(report.failure?.trace).steps.map(\.text)
+    #expect(steps.contains { $0.contains("global Mutex 'Fixtures.accountsLock'") }, "\(steps)")
   }
 }
