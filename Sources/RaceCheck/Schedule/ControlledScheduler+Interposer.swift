@@ -195,9 +195,9 @@ extension ControlledScheduler {
     for (start, object) in objects where start < end && address < start &+ object.size {
       objects[start] = nil
     }
-    guard let metadata else { return }
-    objects[address] = AllocatedObject(
-      size: size, type: unsafeBitCast(metadata, to: AnyClass.self))
+    // Only a class instance has stored properties to name; a closure's context or a box has none.
+    guard let metadata, let type = ClassLayout.instanceClass(of: metadata) else { return }
+    objects[address] = AllocatedObject(size: size, type: type)
   }
 
   /// The object allocated in this schedule that `address` lies in, with where it starts and its class's layout.
