@@ -172,6 +172,7 @@ extension ControlledScheduler {
 
   /// One access to stored state at `address`, as the Swift runtime's exclusivity check announces it.
   fileprivate func access(_ address: UInt, modify: Bool) {
+    if injectedFault == .crashInAccessHook { commitInjectedFault() }
     let me = currentThread()
     let owner = object(at: address)
     let state = variable(

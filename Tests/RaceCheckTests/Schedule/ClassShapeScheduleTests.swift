@@ -240,7 +240,9 @@ private let correctShapes: [any Checkable] = [
     }
   },
   Spec("ShapesHolder", make: ShapesHolder.init, model: 0) {
-    Operation("push", .int(in: 0...2), perform: { (holder: ShapesHolder, x: Int) in holder.push(x) }) {
+    Operation(
+      "push", .int(in: 0...2), perform: { (holder: ShapesHolder, x: Int) in holder.push(x) }
+    ) {
       (count: inout Int, _: Int) in count += 1
     }
     Operation("length", perform: { (holder: ShapesHolder) in holder.length }) {
