@@ -91,10 +91,9 @@ enum DemoCommand {
     let json = parsed.flag("--json")
     let shard = try parsed.shard("--shard")
     let targets = context.driver.targets.compactMap { target in
-      (schedule == nil
-        ? target.stressExpectation : target.scheduleExpectation ?? target.expectation).map {
-          (target: target, expectation: $0)
-        }
+      (schedule == nil ? target.stressExpectation : target.scheduleModeExpectation).map {
+        (target: target, expectation: $0)
+      }
     }
     // Comparing nothing would agree with everything: no row to run is a mistake, not a pass.
     guard !targets.isEmpty else { throw .noExpectations }
