@@ -18,7 +18,7 @@
  *
  *   racecheck-crash v1 kind=<crash|stack> signal=<n> code=<n> addr=0x<hex>
  *       pid=<n> tid=<n> thread=<name> scenario=<n> invocation=<n> slot=<n>
- *       operation=<n> frames=<n>
+ *       operation=<n> mode=<n> frames=<n>
  *   pc 0x<hex>                              (one line per frame, frames= lines)
  *   module 0x<pc> 0x<offset> <path>         (zero or one per frame, same order)
  *   end
@@ -38,6 +38,8 @@
  *   slot, operation
  *               the runner-thread slot whose registered tid is this thread and
  *               the index of the operation it had in flight; -1 when none.
+ *   mode        the thread's interposer mode (rc_thread_mode): 1 while it runs
+ *               the scheduler's own code, 2 while it runs code under test.
  *   frames      how many pc lines follow.
  *
  * Frame 0 is the interrupted instruction itself (the faulting one for a

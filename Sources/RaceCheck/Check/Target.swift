@@ -26,6 +26,9 @@ public struct Target: Sendable {
     SanitizerRaceLog.isActive ? sanitizerExpectation ?? expectation : expectation
   }
 
+  /// The verdict schedule mode expects: ``scheduleExpectation``, else ``expectation``.
+  public var scheduleModeExpectation: Expectation? { scheduleExpectation ?? expectation }
+
   /// Checks the target, in a child started by `worker` when the spec can run in one, else in this process.
   package func check(
     _ configuration: Configuration, worker: WorkerCommand?, interruption: Interruption? = nil,

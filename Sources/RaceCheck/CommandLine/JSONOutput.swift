@@ -97,6 +97,8 @@ struct RunJSON: Codable {
   var shard: OrNull<Shard>
   /// The index of the failing scenario in the seed's sequence; null for no failure.
   var scenarioIndex: OrNull<Int>
+  /// racecheck's own crash, which left the check without a verdict (exit status 70); null otherwise.
+  var internalFault: OrNull<InternalFault>
 
   init(_ report: CheckReport) {
     target = report.target
@@ -122,6 +124,7 @@ struct RunJSON: Codable {
     specError = OrNull(report.specError?.message)
     shard = OrNull(report.configuration.shard)
     scenarioIndex = OrNull(report.failure?.scenarioIndex)
+    internalFault = OrNull(report.internalFault)
   }
 }
 

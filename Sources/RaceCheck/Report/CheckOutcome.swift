@@ -10,6 +10,8 @@ public enum CheckOutcome: Sendable, Codable {
   case specError(SpecError)
   /// The worker child kept dying of signals the code under test did not raise, such as SIGKILL from outside.
   case killedFromOutside(signal: Int32, attempts: Int)
+  /// racecheck's own code crashed: a racecheck bug, which says nothing of the code under test.
+  case internalFault(InternalFault)
 }
 
 /// Why a search was cut short before its budget was explored, or why what it explored is no pass.

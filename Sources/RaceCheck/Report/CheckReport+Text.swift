@@ -32,6 +32,14 @@ extension CheckReport: CustomStringConvertible {
         + "\(SignalName.name(of: signal)) \(attempts) times in a row, a signal the code under test did not "
         + "raise (killed from outside: another process, or the OOM killer); the code under test is not blamed. "
         + "Seed: \(Configuration.formatSeed(seed))."
+    case .internalFault(let fault):
+      return [
+        "racecheck: \(target): no verdict: \(fault.summary).",
+        "This is a racecheck bug, not a fault of \(target): please report it with this stack and the seed.",
+        "Seed: \(Configuration.formatSeed(seed)).",
+        "Stack of the crashing thread:",
+        fault.stack,
+      ].joined(separator: "\n")
     case .failed(let failure):
       return failureDescription(failure)
     case .specError:

@@ -37,7 +37,7 @@ public struct CheckReport: Sendable, Codable {
     switch outcome {
     case .passed: .pass
     case .failed: .fail
-    case .inconclusive, .specError, .killedFromOutside: .inconclusive
+    case .inconclusive, .specError, .killedFromOutside, .internalFault: .inconclusive
     }
   }
 
@@ -50,6 +50,12 @@ public struct CheckReport: Sendable, Codable {
   /// The spec's error, when the spec could not run.
   public var specError: SpecError? {
     if case .specError(let error) = outcome { return error }
+    return nil
+  }
+
+  /// racecheck's own crash, when one ended the check.
+  public var internalFault: InternalFault? {
+    if case .internalFault(let fault) = outcome { return fault }
     return nil
   }
 

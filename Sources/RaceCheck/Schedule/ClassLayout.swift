@@ -66,6 +66,20 @@ struct ClassLayout {
     return flags & 0x1F == classKind && flags & (1 << 23) != 0
   }
 
+  /// The class whose instances `metadata` describes, or nil when it describes a heap object of another kind.
+  ///
+  /// `swift_allocObject` allocates more than class instances: a closure's context, a
+  /// `var` captured by an escaping closure (its box), an error's box and the runtime's
+  /// tasks have heap metadata of their own kinds, with none of a class's fields. Their
+  /// metadata's first word is the kind, which is 0 (`MetadataKind::Class`) only for a Swift
+  /// class on a platform without Objective-C interoperability; every other kind racecheck
+  /// may meet there is a small non-zero number (0x400 and up for heap objects of no type).
+  static func instanceClass(of metadata: UnsafeRawPointer) -> AnyClass? {
+    let classKind: UInt = 0
+    guard metadata.load(as: UInt.self) == classKind else { return nil }
+    return unsafeBitCast(metadata, to: AnyClass.self)
+  }
+
   /// `Type.property` for the stored property at `offset`, or nil when none starts there.
   func property(at offset: Int) -> String? {
     names[offset].map { "\(typeName).\($0)" }

@@ -172,6 +172,7 @@ extension ControlledScheduler {
 
   /// One access to stored state at `address`, as the Swift runtime's exclusivity check announces it.
   fileprivate func access(_ address: UInt, modify: Bool) {
+    if injectedFault == .crashInAccessHook { commitInjectedFault() }
     let me = currentThread()
     let owner = object(at: address)
     let state = variable(
@@ -195,9 +196,8 @@ extension ControlledScheduler {
     for (start, object) in objects where start < end && address < start &+ object.size {
       objects[start] = nil
     }
-    // A closure's context or a box has heap metadata of another kind than a class's, 0.
-    guard let metadata, metadata.load(as: UInt.self) == 0 else { return }
-    let type: AnyClass = unsafeBitCast(metadata, to: AnyClass.self)
+    // Only a class instance has stored properties to name; a closure's context or a box has none.
+    guard let metadata, let type = ClassLayout.instanceClass(of: metadata) else { return }
     objects[address] = AllocatedObject(size: size, type: type)
     let layout = layout(of: type)
     for unseen in layout.unseenSynchronization { noteUnseen(unseen) }

@@ -178,6 +178,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
 
   private let strategyBox: StrategyBox
   private let maxSteps: Int
+  /// The fault a racecheck test asked this scheduler to commit in its own code.
+  var injectedFault: ScheduleSettings.InjectedFault?
   /// The calling thread's controlled thread, if it has one: a key made once, because a thread a
   /// deadlocked schedule leaves parked keeps its value for good.
   private static let key: pthread_key_t = {

@@ -76,6 +76,7 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
   /// Runs schedule `index`, or returns nil when the strategy has no schedule left.
   func run(schedule index: Int) -> Outcome? {
     let scheduler = ControlledScheduler(strategy: strategy, maxSteps: settings.maxSteps)
+    scheduler.injectedFault = settings.injectedFault
     if index == tracedSchedule, let observer {
       scheduler.traceObserver = { observer.traced($0) }
     }

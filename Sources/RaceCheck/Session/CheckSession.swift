@@ -165,6 +165,8 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
       return .specError(SpecError(message: message))
     case .killedFromOutside(let signal, let attempts):
       return .killedFromOutside(signal: signal, attempts: attempts)
+    case .internalFault(let fault):
+      return .internalFault(fault)
     case .interrupted(let signal):
       return .inconclusive(.interrupted(signal: signal))
     }

@@ -138,6 +138,8 @@ enum RunError: Error, Sendable, Codable {
   case workerUnavailable(String)
   /// The isolated child kept dying of a signal the code under test did not raise.
   case killedFromOutside(signal: Int32, attempts: Int)
+  /// racecheck's own code crashed in the isolated child.
+  case internalFault(InternalFault)
   /// The check was interrupted by this signal.
   case interrupted(signal: Int32)
 }

@@ -424,6 +424,32 @@ extension RaceCheckTestSuite {
       #expect(result.output.contains("1 of 2 targets agree with the catalogue"))
     }
 
+    @Test func demoInScheduleModeComparesWithTheExpectationWhenNoneIsGivenForTheMode() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      let driver = CLI.driver(targets: [CLI.locked, CLI.stuck])
+      let result = CLI.invoke(
+        [
+          "demo", "--mode", "schedule", "--scenarios", "3", "--schedules", "10", "--repro-dir",
+          directory.path,
+        ], driver: driver)
+      #expect(result.status == 0, "\(result.output)")
+      #expect(
+        result.outputLines.last?.hasPrefix("2 of 2 targets agree with the catalogue (") == true,
+        "\(result.output)")
+    }
+
+    @Test func demoOfTargetsWithoutExpectationsIsAUsageErrorNotAnAgreement() {
+      var unlabelled = CLI.locked
+      unlabelled.expectation = nil
+      let result = CLI.invoke(["demo"], driver: CLI.driver(targets: [unlabelled]))
+      #expect(result.status == 64)
+      #expect(
+        result.errorLines.first?.hasPrefix(
+          "racecheck: 'demo' compares targets with their expected verdicts, and no target") == true,
+        "\(result.errorLines)")
+    }
+
     // MARK: list, bench, help, version
 
     @Test func listShowsEachTargetWithItsExpectationAndSummary() {

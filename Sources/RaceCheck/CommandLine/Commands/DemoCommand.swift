@@ -91,11 +91,12 @@ enum DemoCommand {
     let json = parsed.flag("--json")
     let shard = try parsed.shard("--shard")
     let targets = context.driver.targets.compactMap { target in
-      // A target without a schedule expectation may not run under the scheduler at all (it may trap).
-      (schedule == nil ? target.stressExpectation : target.scheduleExpectation).map {
+      (schedule == nil ? target.stressExpectation : target.scheduleModeExpectation).map {
         (target: target, expectation: $0)
       }
     }
+    // Comparing nothing would agree with everything: no row to run is a mistake, not a pass.
+    guard !targets.isEmpty else { throw .noExpectations }
     let showsSeed = seedList.count > 1
 
     // The columns are sized from what is known before any check runs, so each row prints as soon as it is found.
