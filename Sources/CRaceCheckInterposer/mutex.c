@@ -11,6 +11,7 @@
  */
 #include "interposer.h"
 
+#include <sched.h>
 #include <stdint.h>
 #include <unistd.h>
 
@@ -50,6 +51,9 @@ static rc_mutex_outcome scheduled(void *word, rc_mutex_operation operation, uint
 
 __attribute__((swiftcall)) void rc_mutex_lock_slow(uint32_t thread_id, RC_SWIFT_SELF void *word) {
   if (rc_is_subject() && scheduled(word, RC_MUTEX_LOCK, thread_id) != RC_MUTEX_FORWARD) return;
+  /* A thread outside the schedule that meets a Mutex the schedule models waits for its end,
+   * which gives the word back: the kernel would take the poison for a thread id. */
+  while (rc_mutex_word_load(word) == RC_MUTEX_POISON) sched_yield();
   ((rc_lock_slow_function *)original(RC_LOCK_SLOW, &lock_slow_slot))(thread_id, word);
 }
 
@@ -63,6 +67,7 @@ __attribute__((swiftcall)) bool rc_mutex_try_lock_slow(RC_SWIFT_SELF void *word)
     rc_mutex_outcome outcome = scheduled(word, RC_MUTEX_TRY_LOCK, 0);
     if (outcome != RC_MUTEX_FORWARD) return outcome == RC_MUTEX_TAKEN;
   }
+  if (rc_mutex_word_load(word) == RC_MUTEX_POISON) return false;
   return ((rc_try_lock_slow_function *)original(RC_TRY_LOCK_SLOW, &try_lock_slow_slot))(word);
 }
 

@@ -2,6 +2,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <dlfcn.h>
 #include <elf.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -74,4 +75,16 @@ int rc_executable_symbols_containing(
   }
   munmap((void *)image, size);
   return found;
+}
+
+bool rc_in_executable(const void *address) {
+  Dl_info info;
+  struct link_map *map = NULL;
+  if (dladdr1(address, &info, (void **)&map, RTLD_DL_LINKMAP) == 0 || map == NULL) return false;
+  /* The main program's link map is first. */
+  return map->l_prev == NULL;
+}
+
+char *rc_demangle(const char *mangled) {
+  return swift_demangle(mangled, strlen(mangled), NULL, NULL, 0);
 }

@@ -175,6 +175,12 @@ int rc_executable_symbols_containing(
     const char *needle, void (*each)(const char *name, uintptr_t address, void *context),
     void *context);
 
+/* Whether `address` lies in the executable rather than in a shared library. */
+bool rc_in_executable(const void *address);
+
+/* The demangled form of the Swift symbol `mangled` (malloc'ed, for the caller to free), or NULL. */
+char *rc_demangle(const char *mangled);
+
 /*
  * The identity of the serial executor the Swift concurrency runtime says the
  * calling thread runs jobs for (the actor itself, for a default actor), or 0

@@ -1,3 +1,5 @@
+import CRaceCheckSupport
+
 @_spi(Reflection) import Swift
 
 /// The stored properties of a class and its superclasses by offset, from the runtime's reflection metadata.
@@ -26,11 +28,16 @@ struct ClassLayout {
     var unseen: [String] = []
     var current: AnyClass? = type
     while let layer = current {
+      // Only the executable's symbol table is read: a library's class keeps its fields unnamed.
+      // racecheck's own classes synchronize racecheck, which no verdict is about.
+      let inExecutable =
+        Self.descriptor(of: layer).map(rc_in_executable) ?? false
+        && !Self.isRaceCheck(layer)
       _ = _forEachField(of: layer, options: Self.classType) { cName, offset, fieldType, _ in
         let name = String(cString: cName)
         if names[offset] == nil { names[offset] = name }
         // Reflection shows a noncopyable field's type as `()`: its symbols tell what it is.
-        guard fieldType == Void.self else { return true }
+        guard fieldType == Void.self, inExecutable else { return true }
         let property = "\(_typeName(layer, qualified: false)).\(name)"
         switch SynchronizationSymbols.executable?.field(named: name, of: layer) ?? .unknown {
         case .void: break
@@ -57,10 +64,7 @@ struct ClassLayout {
   /// (`Class_IsActor`) marks an actor. An actor's isolation is the runtime's own atomics,
   /// which the scheduler cannot see, so its state would look unordered without this.
   private static func isActor(_ type: AnyClass) -> Bool {
-    let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
-    guard let descriptor = metadata.load(fromByteOffset: 40, as: UnsafeRawPointer?.self) else {
-      return false
-    }
+    guard let descriptor = descriptor(of: type) else { return false }
     let flags = descriptor.load(as: UInt32.self)
     let classKind: UInt32 = 16
     return flags & 0x1F == classKind && flags & (1 << 23) != 0
@@ -78,6 +82,17 @@ struct ClassLayout {
     let classKind: UInt = 0
     guard metadata.load(as: UInt.self) == classKind else { return nil }
     return unsafeBitCast(metadata, to: AnyClass.self)
+  }
+
+  /// The class's nominal type descriptor, which lies in the image that defines the class, even for a generic one.
+  private static func descriptor(of type: AnyClass) -> UnsafeRawPointer? {
+    unsafeBitCast(type, to: UnsafeRawPointer.self).load(fromByteOffset: 40, as: UnsafeRawPointer?.self)
+  }
+
+  /// Whether `type` is one of racecheck's own classes, which code under test's calls may allocate.
+  private static func isRaceCheck(_ type: AnyClass) -> Bool {
+    let module = _typeName(type, qualified: true).prefix { $0 != "." }
+    return module == "RaceCheck" || module == "RaceCheckSync"
   }
 
   /// `Type.property` for the stored property at `offset`, or nil when none starts there.

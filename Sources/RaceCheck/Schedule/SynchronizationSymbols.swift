@@ -63,9 +63,23 @@ struct SynchronizationSymbols {
     return String(variable[..<open.lowerBound] + variable[open.upperBound..<discriminator.lowerBound])
   }
 
+  /// The class as its properties' symbols name it: `Module.(Private in _…)`, a generic one without its arguments (`Module.Box`).
+  static func symbolName(of type: AnyClass) -> String? {
+    guard let mangled = _mangledTypeName(type), let demangled = rc_demangle("$s" + mangled) else {
+      return nil
+    }
+    defer { free(demangled) }
+    var depth = 0
+    return String(cString: demangled).filter { character in
+      if character == "<" { depth += 1 }
+      defer { if character == ">" { depth -= 1 } }
+      return depth == 0 && character != ">"
+    }
+  }
+
   /// What the property `name` of `type` is, when reflection shows its type as `()`.
   func field(named name: String, of type: AnyClass) -> NoncopyableField {
-    let owner = _typeName(type, qualified: true)
+    guard let owner = Self.symbolName(of: type) else { return .unknown }
     // `Owner.name : T`, `Owner.name.getter : T`, or, for a private property, `Owner.(name in _…)`.
     let spellings = ["\(owner).\(name) : ", "\(owner).\(name).", "\(owner).(\(name) in "]
     let kinds: [(typePrefix: String, field: NoncopyableField)] = [
