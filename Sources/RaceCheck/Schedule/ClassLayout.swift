@@ -1,5 +1,4 @@
 import CRaceCheckSupport
-
 @_spi(Reflection) import Swift
 
 /// The stored properties of a class and its superclasses by offset, from the runtime's reflection metadata.
@@ -86,7 +85,8 @@ struct ClassLayout {
 
   /// The class's nominal type descriptor, which lies in the image that defines the class, even for a generic one.
   private static func descriptor(of type: AnyClass) -> UnsafeRawPointer? {
-    unsafeBitCast(type, to: UnsafeRawPointer.self).load(fromByteOffset: 40, as: UnsafeRawPointer?.self)
+    unsafeBitCast(type, to: UnsafeRawPointer.self).load(
+      fromByteOffset: 40, as: UnsafeRawPointer?.self)
   }
 
   /// Whether `type` is one of racecheck's own classes, which code under test's calls may allocate.

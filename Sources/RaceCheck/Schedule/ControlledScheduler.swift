@@ -428,7 +428,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     case .signal(let state, _, let timed):
       what = "for a signal of \(state.name)" + (timed ? " (or its timeout)" : "")
     case .lockWord(let word):
-      what = "for a Mutex at 0x\(String(word, radix: 16)), which code the scheduler does not see holds"
+      what =
+        "for a Mutex at 0x\(String(word, radix: 16)), which code the scheduler does not see holds"
     case .join(let ids):
       what =
         "for \(ids.filter { !threads[$0].finished }.map { threads[$0].name }.joined(separator: ", ")) to finish"

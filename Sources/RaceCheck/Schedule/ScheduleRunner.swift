@@ -90,7 +90,8 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
       index: index, record: state.record, returned: state.returned, trace: scheduler.trace,
       race: scheduler.race, deadlock: scheduler.deadlock, cutOff: scheduler.cutOff,
       findings: scheduler.findings, readsAfterLeaving: scheduler.readsAfterLeaving,
-      error: state.error, unseenSynchronization: scheduler.unseenSynchronization, nameOfCell: { [scheduler] in scheduler.variables[$0]?.name })
+      error: state.error, unseenSynchronization: scheduler.unseenSynchronization,
+      nameOfCell: { [scheduler] in scheduler.variables[$0]?.name })
   }
 
   /// What the controlled threads of one schedule record; only the running thread touches it.

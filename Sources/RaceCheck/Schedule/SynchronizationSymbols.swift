@@ -43,7 +43,8 @@ struct SynchronizationSymbols {
             else { return }
             let variable = symbol[..<symbol.index(symbol.endIndex, offsetBy: -type.count - 3)]
             found.globalMutexes.append(
-              GlobalMutex(address: UInt(address), name: SynchronizationSymbols.readable(String(variable))))
+              GlobalMutex(
+                address: UInt(address), name: SynchronizationSymbols.readable(String(variable))))
           }, Unmanaged.passUnretained(found).toOpaque()))
     }
     guard !counts.contains(where: { $0 < 0 }) else { return nil }
@@ -60,7 +61,8 @@ struct SynchronizationSymbols {
     guard let open = variable.range(of: "("), let discriminator = variable.range(of: " in _"),
       open.upperBound <= discriminator.lowerBound
     else { return variable }
-    return String(variable[..<open.lowerBound] + variable[open.upperBound..<discriminator.lowerBound])
+    return String(
+      variable[..<open.lowerBound] + variable[open.upperBound..<discriminator.lowerBound])
   }
 
   /// The class as its properties' symbols name it: `Module.(Private in _…)`, a generic one without its arguments (`Module.Box`).

@@ -1,5 +1,5 @@
-import Foundation
 import Fixtures
+import Foundation
 import RaceCheck
 import Synchronization
 import Testing
@@ -34,6 +34,36 @@ final class MutexBox: Sendable {
         (state: inout Int) in state += 1
       }
       Operation("get", perform: { (box: MutexBox) in box.n }) { (state: inout Int) in state }
+    }
+  }
+}
+
+/// A generic superclass holding the Mutex, as a base class shared by several stores would.
+class MutexBase<Value: Sendable>: @unchecked Sendable {
+  let state: Mutex<Value>
+
+  init(_ value: Value) {
+    state = Mutex(value)
+  }
+}
+
+/// A counter on `MutexBase<Int>` whose increment reads, then writes, each under the inherited Mutex.
+final class InheritedMutexCounter: MutexBase<Int>, @unchecked Sendable {
+  init() { super.init(0) }
+
+  func increment() {
+    let read = state.withLock { $0 }
+    state.withLock { $0 = read + 1 }
+  }
+
+  var value: Int { state.withLock { $0 } }
+
+  static let spec = Spec("InheritedMutexCounter", make: InheritedMutexCounter.init, model: 0) {
+    Operation("increment", perform: { (counter: InheritedMutexCounter) in counter.increment() }) {
+      (state: inout Int) in state += 1
+    }
+    Operation("value", perform: { (counter: InheritedMutexCounter) in counter.value }) {
+      (state: inout Int) in state
     }
   }
 }
@@ -120,6 +150,14 @@ extension RaceCheckTestSuite {
         let report = target.checkable.check(scheduleConfiguration(seed: seed, minimizes: false))
         #expect(expectation.isMet(by: report), "\(name), seed \(seed):\n\(report)")
       }
+    }
+
+    @Test func aMutexInAGenericSuperclassIsModelledToo() throws {
+      let report = InheritedMutexCounter.spec.check(mutexConfiguration(seed: 1))
+      let failure = try #require(report.failure, "\(report)")
+      #expect(failure.diagnosis.pattern == .nonAtomicCompoundUpdate, "\(report)")
+      let steps = try #require(failure.trace).steps.map(\.text)
+      #expect(steps.contains { $0.hasPrefix("mutex 'InheritedMutexCounter.state") }, "\(steps)")
     }
 
     @Test func storedPropertiesGuardedByAMutexOfVoidShowNoRace() {
