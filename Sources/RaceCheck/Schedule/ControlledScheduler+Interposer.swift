@@ -276,9 +276,11 @@ extension ControlledScheduler {
     // A Mutex outside the objects this schedule allocated (a global, say), held by another
     // thread: its fast paths order what the scheduler never sees.
     let global = SynchronizationSymbols.executable?.globalMutexes.first { $0.address == word }
-    let name = global.map { "global Mutex '\($0.name)'" } ?? "Mutex 0x\(String(word, radix: 16))"
-    noteUnseen(
-      global != nil ? "the \(name)" : "the \(name), outside the objects the schedule made")
+    // Numbered, not by address: the same seed gives the same trace and report.
+    let name =
+      global.map { "global Mutex '\($0.name)'" }
+      ?? state(ofLock: word, kind: "Mutex", label: nil).name
+    noteUnseen(global != nil ? "the \(name)" : "a Mutex outside the objects the schedule made")
     // Only a lock would wait in the kernel, for a thread the scheduler may have parked.
     guard operation == RC_MUTEX_LOCK else { return RC_MUTEX_FORWARD }
     let me = currentThread()
