@@ -196,7 +196,10 @@ extension CheckReport: CustomStringConvertible {
   /// one to budget for (`--time` bounds the search, `--shrink-time` the shrinking). The rest of
   /// the whole is counting the minimized scenario's failures and the diagnosis's experiments.
   ///
-  /// - Parameter run: What the search counts: `invocation`, or `schedule` in schedule mode.
+  /// - Parameters:
+  ///   - failure: The failure found.
+  ///   - run: What the search counts: `invocation`, or `schedule` in schedule mode.
+  /// - Returns: The clause after the seed on a failure report's `Seed:` line.
   func timing(of failure: FailureReport, counting run: String) -> String {
     let shrinking = failure.secondsShrinking.map { "shrinking took \(Self.formatSeconds($0))" }
     return "found in scenario \(failure.scenarioIndex + 1) after \(invocations) \(run)"
