@@ -77,8 +77,7 @@ extension RaceCheckTestSuite {
     }
 
     @Test func aHandlerCalledOnSomePathsIsCalledOnEveryPathByTheAdapter() {
-      let spec = Spec("Outbox", make: Outbox.init, model: SetModel()) {
-        Operation("insert", .int(in: 0...3)) { (outbox: Outbox, id: Int) in outbox.send(id) }
+      let spec = Outbox.spec {
         Operation(
           "remove", .int(in: 0...3),
           completing: { (outbox: Outbox, id: Int) in
@@ -92,8 +91,7 @@ extension RaceCheckTestSuite {
     }
 
     @Test func aHandlerWhosePathIsDecidedLaterIsFollowedByOneThatAlwaysComes() {
-      let spec = Spec("Outbox", make: Outbox.init, model: SetModel()) {
-        Operation("insert", .int(in: 0...3)) { (outbox: Outbox, id: Int) in outbox.send(id) }
+      let spec = Outbox.spec {
         Operation(
           "remove", .int(in: 0...3),
           completing: { (outbox: Outbox, id: Int) in
@@ -578,10 +576,22 @@ final class Outbox: @unchecked Sendable {
 }
 
 extension Outbox {
-  /// A spec whose `remove` waits for a handler that does not come when the id was not pending.
-  static func waitingForEveryHandler(timeout: Duration = .seconds(30)) -> Spec<Outbox, SetModel> {
+  /// One of the outbox's operations; named in full, since Foundation has an `Operation` too.
+  typealias Operation = RaceCheck.Operation<Outbox, SetModel>
+
+  /// The outbox's spec: `insert` is `send`, and `remove` is written as the test gives it.
+  static func spec(@OperationBuilder<Outbox, SetModel> removing remove: () -> [Operation])
+    -> Spec<Outbox, SetModel>
+  {
     Spec("Outbox", make: Outbox.init, model: SetModel()) {
       Operation("insert", .int(in: 0...3)) { (outbox: Outbox, id: Int) in outbox.send(id) }
+      remove()
+    }
+  }
+
+  /// A spec whose `remove` waits for a handler that does not come when the id was not pending.
+  static func waitingForEveryHandler(timeout: Duration = .seconds(30)) -> Spec<Outbox, SetModel> {
+    spec {
       Operation(
         "remove", .int(in: 0...3), timeout: timeout,
         completing: { (outbox: Outbox, id: Int) in
