@@ -22,6 +22,13 @@ extension RaceCheckTestSuite {
           "found in scenario 4 after 3001 invocations in 1.5 s; not shrunk; 1.75 s in all."))
     }
 
+    @Test func theHTMLPageGivesTheTimeToFindAndTheShrinkingTimeApart() {
+      let report = TimedFailure.report(secondsToFind: 0.212, secondsShrinking: 0.086, seconds: 0.41)
+      let html = HTMLReport.page(of: report, window: nil)
+      #expect(html.contains("in scenario 4 after 3001 invocations, 212 ms"))
+      #expect(html.contains("1 operations shrunk to 1 in 0 steps, 86 ms"))
+    }
+
     @Test func runJSONCarriesBothTimesBesideTheWhole() throws {
       let report = TimedFailure.report(secondsToFind: 0.25, secondsShrinking: 0.5, seconds: 1)
       let document = try #require(
