@@ -72,8 +72,16 @@ extension RaceCheckTestSuite {
             return model.elements.count  // the handler delivers the new count
           })
       }
+      let ownWithNoValue = Spec("Inbox", make: Inbox.init, model: QueueModel()) {
+        Operation("dequeue", completing: { (inbox: Inbox) in { done in inbox.dequeue(done) } })
+        Operation(
+          "enqueue", .int(in: 0...3),
+          completing: { (inbox: Inbox, x: Int) in { done in inbox.enqueue(x) { _ in done() } } },
+          model: { (model: inout QueueModel, x: Int) in model.elements.append(.int(x)) })
+      }
       ReferenceCheck.passes(vocabulary)
       ReferenceCheck.passes(own)
+      ReferenceCheck.passes(ownWithNoValue)
     }
 
     @Test func aHandlerCalledOnSomePathsIsCalledOnEveryPathByTheAdapter() {
