@@ -95,19 +95,9 @@ extension Operation {
       ) throws -> Void,
     model: @escaping @Sendable (inout Model, repeat each Argument) -> ModelResult
   ) {
-    let typed = Operation(
-      name, repeat each arguments,
-      perform: { (_: Subject, _: repeat each Argument) -> Value in .null }, model: model)
     self.init(
-      name: name,
-      generators: typed.generators,
-      passesFreshReferences: typed.passesFreshReferences,
-      returnsValue: true,
-      perform: Self.waitingForHandler(name, timeout: timeout, perform),
-      bind: typed.bind,
-      validate: Self.decodes(
-        name, returning: Result.historyValueKinds, matching: ModelResult.historyValueKinds,
-        repeat (each Argument).self))
+      name, repeat each arguments, returning: Result.historyValueKinds,
+      recordedPerform: Self.waitingForHandler(name, timeout: timeout, perform), model: model)
   }
 
   /// Creates an operation whose completion handler delivers nothing, with its model-side counterpart.
@@ -133,17 +123,10 @@ extension Operation {
       ) throws -> Void,
     model: @escaping @Sendable (inout Model, repeat each Argument) -> Void
   ) {
-    let typed = Operation(
-      name, repeat each arguments, perform: { (_: Subject, _: repeat each Argument) in },
-      model: model)
     self.init(
-      name: name,
-      generators: typed.generators,
-      passesFreshReferences: typed.passesFreshReferences,
-      returnsValue: false,
-      perform: Self.waitingForHandler(name, timeout: timeout, Self.deliveringNull(perform)),
-      bind: typed.bind,
-      validate: typed.validate)
+      name, repeat each arguments,
+      recordedPerform: Self.waitingForHandler(name, timeout: timeout, Self.deliveringNull(perform)),
+      model: model)
   }
 
   /// The subject's side of an operation with a completion handler: starts the call, then waits for the handler's first value.
