@@ -193,7 +193,7 @@ extension CheckReport: CustomStringConvertible {
   ///
   /// `found in scenario 4 after 3001 invocations in 212 ms; shrinking took 86 ms; 0.41 s in
   /// all`: finding a failure and shrinking it cost differently, so a slow report says which
-  /// one to budget for (`--time` bounds the search, `--shrink-time` the shrinking). The rest of
+  /// one to budget for (`--shrink-time` bounds the shrinking, `--time` the whole). The rest of
   /// the whole is counting the minimized scenario's failures and the diagnosis's experiments.
   ///
   /// - Parameters:
