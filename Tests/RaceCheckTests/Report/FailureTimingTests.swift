@@ -15,6 +15,19 @@ extension RaceCheckTestSuite {
       #expect(!report.description.contains("with shrinking"))
     }
 
+    @Test func theREADMEsSampleSeedLineIsTheOneTheReportPrints() throws {
+      var report = TimedFailure.report(
+        secondsToFind: 0.096, secondsShrinking: 0.187, seconds: 0.298)
+      report.seed = 0x319F_343A_9681_D9C3
+      let seedLine = try #require(
+        report.description.split(separator: "\n").first { $0.hasPrefix("Seed:") })
+      let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("README.md")
+      let text = try String(contentsOf: readme, encoding: .utf8)
+      #expect(text.split(separator: "\n").contains(seedLine), "\(seedLine)")
+    }
+
     @Test func aFailureThatWasNotShrunkSaysSo() {
       let report = TimedFailure.report(secondsToFind: 1.5, secondsShrinking: nil, seconds: 1.75)
       #expect(
