@@ -206,7 +206,8 @@ extension RaceCheckTestSuite {
       #expect(
         Set(document.keys) == [
           "target", "verdict", "inconclusive", "seed", "search", "scenarios", "invocations",
-          "seconds", "interruptedBy", "failure", "diagnosis", "scenario", "crash", "trace",
+          "seconds", "secondsToFind", "secondsShrinking", "interruptedBy", "failure", "diagnosis",
+          "scenario", "crash", "trace",
           "reproPath", "failedInvocations", "replayCommand", "specError", "originalScenario",
           "shrinkSteps", "shrinkingCutShort", "shard", "scenarioIndex",
         ])
