@@ -105,15 +105,15 @@ enum ReplayCommand {
 
   /// The count line, then the diagnosis and scenario of a failing invocation, or what was tried when none failed.
   static func describe(_ report: ReplayReport, file: String) -> [String] {
+    // A death comes first, whatever the mode: its stacks are what the user needs.
+    if let crash = report.crash {
+      return [countLine(report, file: file)] + crashLines(report, crash)
+    }
     if let trace = report.trace, report.repro.schedule != nil {
       return scheduleLines(report, trace, file: file)
     }
     var lines = [countLine(report, file: file)]
     let scenario = report.repro.scenario
-    if let crash = report.crash {
-      lines += crashLines(report, crash)
-      return lines
-    }
     guard let history = report.history else {
       lines += [
         "",
@@ -144,8 +144,13 @@ enum ReplayCommand {
     let seconds = CheckReport.formatSeconds(report.seconds)
     switch report.outcome {
     case .reproduced:
+      // A race may show as a death on another run; the recorded kind says the two differ.
+      let otherwise =
+        report.crash != nil && !report.repro.endsTheProcess
+        ? "; this time the scenario ended its isolated child, where the run recorded a "
+          + "\((report.repro.failure ?? .nonLinearizable).rawValue) failure" : ""
       return "Replayed \(file): the failure showed again, in \(report.failures) of "
-        + "\(report.invocations) invocation\(plural)\(rate), in \(seconds)."
+        + "\(report.invocations) invocation\(plural)\(rate), in \(seconds)\(otherwise)."
     case .notReproduced:
       let recorded = report.repro.diagnosis.map { " (recorded as \($0.rawValue))" } ?? ""
       return "Replayed \(file): inconclusive: the failure\(recorded) did not show in "
@@ -187,11 +192,8 @@ enum ReplayCommand {
         scenario: report.repro.scenario, results: report.history?.entries.map(\.result),
         voidOperations: report.voidOperations
       ).render(),
-      "",
-      "Interleaving (\(trace.steps.count) steps, \(trace.switches) switches):",
-      trace.render(),
     ]
-    return lines
+    return lines + interleavingLines(trace)
   }
 
   /// The diagnosis, the scenario, the calls in flight and the stacks of a replay that crashed, hung or exited.
@@ -211,6 +213,11 @@ enum ReplayCommand {
     ]
     if crash.kind == .crash { lines += ["", crash.stack] }
     for stack in crash.threadStacks { lines += ["", stack] }
-    return lines
+    return lines + (report.trace.map(interleavingLines) ?? [])
+  }
+
+  /// The interleaving a schedule-mode replay ran, under its heading.
+  private static func interleavingLines(_ trace: InterleavingTrace) -> [String] {
+    ["", "Interleaving (\(trace.steps.count) steps, \(trace.switches) switches):", trace.render()]
   }
 }
