@@ -176,3 +176,45 @@ final class SerialDictionary: @unchecked Sendable {
       })
   }
 }
+
+/// A locked array whose subscript setter inserts instead of replacing: wrong on one thread, every time.
+final class InsertingSetterArray: @unchecked Sendable {
+  private let lock = NSLock()
+  private var items: [Int] = []
+
+  var count: Int { lock.withLock { items.count } }
+  func append(_ value: Int) { lock.withLock { items.append(value) } }
+  subscript(index: Int) -> Int {
+    get { lock.withLock { items[index] } }
+    set { lock.withLock { items.insert(newValue, at: index) } }
+  }
+
+  static let spec = Spec(
+    "InsertingSetterArray", make: InsertingSetterArray.init, model: ArrayModel()
+  ) {
+    Operation("count") { (array: InsertingSetterArray) in array.count }
+    Operation("append", .int(in: 0...3)) { (array: InsertingSetterArray, value: Int) in
+      array.append(value)
+    }
+    Operation("replace", .int(in: 0...0), .int(in: 0...3)) {
+      (array: InsertingSetterArray, index: Int, value: Int) in
+      array[index] = value
+    }
+  }
+}
+
+/// A locked array whose every operation is one critical section: right in every order.
+final class LockedArray: @unchecked Sendable {
+  private let lock = NSLock()
+  private var items: [Int] = []
+
+  var count: Int { lock.withLock { items.count } }
+  func append(_ value: Int) { lock.withLock { items.append(value) } }
+
+  static let spec = Spec("LockedArray", make: LockedArray.init, model: ArrayModel()) {
+    Operation("count") { (array: LockedArray) in array.count }
+    Operation("append", .int(in: 0...3)) { (array: LockedArray, value: Int) in
+      array.append(value)
+    }
+  }
+}
