@@ -11,7 +11,7 @@ struct CrashDiagnoser {
   let arrayAfter: ([Scenario.Call]) -> [Value]?
   /// Whether the scenario, run with its threads one after another, crashes too; nil when unknown.
   let crashesSequentially: () -> Bool?
-  /// A call of the spec's vocabulary `append`, with an argument its generator draws; nil when the spec has none.
+  /// A call of the spec that its model says makes the array non-empty (see ``IndexGuardProbe/append(of:)``); nil when none does.
   var append: Scenario.Call? = nil
   /// Whether the spec's `get` traps out of range by contract (``Operation/requires(_:)``), so that no guard of its is in question.
   var getTrapsByContract = false
@@ -75,7 +75,7 @@ struct CrashDiagnoser {
   struct EmptyArrayReadTrap {
     /// The read.
     var call: Scenario.Call
-    /// The probe run, or nil when the spec has no append that makes the array non-empty.
+    /// The probe run, or nil when no operation of the spec makes the array non-empty.
     var probe: IndexGuardProbe?
     /// What the probe showed.
     var finding: IndexGuardProbe.Finding
@@ -121,8 +121,9 @@ struct CrashDiagnoser {
         + "not an unsigned guard, which fails at count 0 only"
     case (_, nil):
       why =
-        "; the spec has no append to make the array non-empty, so a read that checks no index cannot be "
-        + "told from an unsigned guard index <= count - 1, which fails at count 0 only"
+        "; no operation of the spec makes the array non-empty, as its model says from the initial "
+        + "state, so a read that checks no index cannot be told from an unsigned guard "
+        + "index <= count - 1, which fails at count 0 only"
     case (_, let probe?):
       why =
         "; \(probe) neither returned nil nor trapped on its index, so a read that "

@@ -45,16 +45,21 @@ struct IndexGuardProbe: CustomStringConvertible {
     read = Scenario.Call("get", [.int(index >= elements ? index : elements)])
   }
 
-  /// A call of `spec`'s `append`, with the argument its generator draws first; nil unless it is the array model's own append.
+  /// A call of `spec` that its model says leaves the array non-empty from the initial state, with the arguments its generators draw first; nil when none does.
   ///
-  /// An operation with its own model closure may do anything; only the vocabulary's
-  /// `append` is known to make the array one element longer.
+  /// What each operation does to the model decides, whether it is the vocabulary's or
+  /// its own model closure's: an `append` with its own model, or an `appendContentsOf`,
+  /// fills the array as well. An operation named `append` is tried first, so that the
+  /// probe reads as the user expects.
   static func append<Subject, Model>(of spec: Spec<Subject, Model>) -> Scenario.Call? {
-    guard spec.model is ArrayModel, let operation = spec.operation(named: "append"),
-      operation.mapsToVocabulary
-    else { return nil }
-    var random = SplitMix64(seed: 0)
-    return Scenario.Call("append", operation.generators.map { $0.draw(&random, 1) })
+    guard spec.model is ArrayModel else { return nil }
+    let appends = spec.operations.filter { $0.name == "append" }
+    for operation in appends + spec.operations.filter({ $0.name != "append" }) {
+      var random = SplitMix64(seed: 0)
+      let call = Scenario.Call(operation.name, operation.generators.map { $0.draw(&random, 1) })
+      if let elements = spec.arrayElements(after: [call]), !elements.isEmpty { return call }
+    }
+    return nil
   }
 
   /// The probe as evidence says it: `get(1) after append(0), past the end of an array of 1 element`.

@@ -143,13 +143,31 @@ extension RaceCheckTestSuite {
       // No append in the spec: nothing can make the array non-empty, so nothing tells the guard.
       let noAppend = diagnoseReadTrap(append: nil, probe: { _ in .passed })
       #expect(noAppend.pattern == .unclassified, "\(noAppend.evidence)")
-      #expect(noAppend.evidence.contains("the spec has no append"), "\(noAppend.evidence)")
+      #expect(
+        noAppend.evidence.contains("no operation of the spec makes the array non-empty"),
+        "\(noAppend.evidence)")
       // The probe could not run: no evidence either.
       let notRun = diagnoseReadTrap(probe: { _ in nil })
       #expect(notRun.pattern == .unclassified, "\(notRun.evidence)")
     }
 
     // MARK: - Helpers
+
+    /// An array spec with every indexed write, for the model's states; its operations never run here.
+    private static let writesSpec = Spec(
+      "IndexedWrites", make: GuardedInsertArray.init, model: ArrayModel()
+    ) {
+      Operation("append", .int(in: 0...3)) { (array: GuardedInsertArray, value: Int) in
+        array.append(value)
+      }
+      Operation("insert", .int(in: 0...3), .int(in: 0...3)) {
+        (array: GuardedInsertArray, value: Int, index: Int) in array.insert(value, at: index)
+      }
+      Operation("remove", .int(in: 0...3)) { (_: GuardedInsertArray, _: Int) in }
+      Operation("replace", .int(in: 0...3), .int(in: 0...3)) {
+        (_: GuardedInsertArray, _: Int, _: Int) in
+      }
+    }
 
     /// The diagnosis of `get(0)` trapping on an array the model holds empty, with `probe` running the index probe.
     private func diagnoseReadTrap(
@@ -198,7 +216,7 @@ extension RaceCheckTestSuite {
     ) -> BugPattern {
       CrashDiagnoser(
         evidence: evidence, scenario: scenario,
-        arrayAfter: { calls in GuardedInsertArray.spec.arrayElements(after: calls) },
+        arrayAfter: { calls in Self.writesSpec.arrayElements(after: calls) },
         crashesSequentially: { crashesSequentially }
       ).diagnose().pattern
     }

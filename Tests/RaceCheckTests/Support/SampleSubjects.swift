@@ -218,3 +218,35 @@ final class LockedArray: @unchecked Sendable {
     }
   }
 }
+
+/// A locked array whose read checks no index, with `append` and `appendContentsOf` given their own model closures.
+final class OwnModelAppendArray: @unchecked Sendable {
+  private let lock = NSLock()
+  private var items: [Int] = []
+
+  func get(_ index: Int) -> Int { lock.withLock { items[index] } }
+  func append(_ value: Int) { lock.withLock { items.append(value) } }
+  func append(contentsOf values: [Int]) { lock.withLock { items.append(contentsOf: values) } }
+
+  /// The spec; `withAppend: false` leaves out `append`, so that only `appendContentsOf` fills the array.
+  static func spec(withAppend: Bool = true) -> Spec<OwnModelAppendArray, ArrayModel> {
+    var spec = Spec("OwnModelAppendArray", make: OwnModelAppendArray.init, model: ArrayModel()) {
+      Operation("get", .int(in: 0...1)) { (array: OwnModelAppendArray, index: Int) in
+        array.get(index)
+      }
+      Operation("append", .int(in: 0...3)) { (array: OwnModelAppendArray, value: Int) in
+        array.append(value)
+      } model: { (model: inout ArrayModel, value: Int) in
+        model.elements.append(.int(value))
+      }
+      Operation("appendContentsOf", .element(of: [[1, 2], [3]])) {
+        (array: OwnModelAppendArray, values: [Int]) in
+        array.append(contentsOf: values)
+      } model: { (model: inout ArrayModel, values: [Int]) in
+        model.elements += values.map { .int($0) }
+      }
+    }
+    if !withAppend { spec.operations.removeAll { $0.name == "append" } }
+    return spec
+  }
+}
