@@ -63,12 +63,24 @@ struct CrashDiagnoser {
     guard evidence.functions.contains(where: { $0.contains("__DISPATCH_WAIT_FOR_QUEUE__") }) else {
       return nil
     }
-    let call = crashingCall.map { " in \($0)" } ?? ""
     return Diagnosis(
       .syncOnCurrentQueue,
       evidence:
-        "libdispatch trapped in __DISPATCH_WAIT_FOR_QUEUE__\(call): a queue.sync onto the queue the thread "
-        + "was already running on, which deadlocks (Linux's libdispatch traps instead)")
+        "libdispatch trapped in __DISPATCH_WAIT_FOR_QUEUE__\(trapSite): a queue.sync onto the queue the "
+        + "thread was already running on, which deadlocks (Linux's libdispatch traps instead)")
+  }
+
+  /// Where the trap was: the call on a runner thread, or the block on a thread racecheck did not start.
+  ///
+  /// A block that runs on a dispatch worker was submitted by some call that may have
+  /// returned long before; the calls in flight then are other threads' calls, so none is
+  /// named. The block is named by its outermost closure on the stack.
+  private var trapSite: String {
+    if evidence.runnerThread != nil { return crashingCall.map { " in \($0)" } ?? "" }
+    let block = evidence.functions.last { $0.contains("closure #") }.map { " (\($0))" } ?? ""
+    let thread = evidence.threadName.map { "thread '\($0)'" } ?? "a thread"
+    return " in a block\(block) on \(thread), which racecheck did not start, so no call in flight "
+      + "made it and the call that submitted it is not recorded"
   }
 
   /// A read that trapped on its own thread on an index the model says is out of range, on an empty array, with what the index probe showed.
@@ -296,8 +308,9 @@ struct CrashDiagnoser {
     return evidence.inFlight.compactMap(index(of:)).min()
   }
 
+  /// The call the crashing runner thread had in flight; nil on a thread racecheck did not start, where the calls in flight are other threads'.
   private var crashingCall: Scenario.Call? {
-    guard let thread = evidence.runnerThread else { return evidence.inFlight.first?.call }
+    guard let thread = evidence.runnerThread else { return nil }
     return evidence.inFlight.first { $0.thread == thread }?.call
   }
 

@@ -151,6 +151,39 @@ extension RaceCheckTestSuite {
       #expect(notRun.pattern == .unclassified, "\(notRun.evidence)")
     }
 
+    @Test func syncOnTheCurrentQueueInAWorkersBlockNamesTheBlockNotACallInFlight() {
+      let functions = [
+        "__DISPATCH_WAIT_FOR_QUEUE__", "_dispatch_sync_f_slow", "DispatchQueue.sync<A>(execute:)",
+        "BarrierReentrantArray.isEmpty.getter", "closure #1 in BarrierReentrantArray.removeAll()",
+        "_dispatch_call_block_and_release", "_dispatch_worker_thread",
+      ]
+      let scenario = Scenario(parallel: [[call("isEmpty")], [call("removeAll")]])
+      let onWorker = CrashDiagnoser(
+        evidence: evidence(
+          signal: "SIGILL", message: nil, thread: nil, inFlight: [(0, call("isEmpty"))],
+          functions: functions),
+        scenario: scenario, arrayAfter: { _ in nil }, crashesSequentially: { nil }
+      ).diagnose()
+      #expect(onWorker.pattern == .syncOnCurrentQueue, "\(onWorker.evidence)")
+      #expect(!onWorker.evidence.contains("in isEmpty"), "\(onWorker.evidence)")
+      #expect(
+        onWorker.evidence.hasPrefix(
+          "libdispatch trapped in __DISPATCH_WAIT_FOR_QUEUE__ in a block (closure #1 in "
+            + "BarrierReentrantArray.removeAll()) on thread 'DispatchWorker', which racecheck did "
+            + "not start"), "\(onWorker.evidence)")
+      // On a runner thread, the call it had in flight is the caller.
+      let onRunner = CrashDiagnoser(
+        evidence: evidence(
+          signal: "SIGILL", message: nil, thread: 1,
+          inFlight: [(0, call("isEmpty")), (1, call("removeAll"))], functions: functions),
+        scenario: scenario, arrayAfter: { _ in nil }, crashesSequentially: { nil }
+      ).diagnose()
+      #expect(
+        onRunner.evidence.hasPrefix(
+          "libdispatch trapped in __DISPATCH_WAIT_FOR_QUEUE__ in removeAll: "),
+        "\(onRunner.evidence)")
+    }
+
     // MARK: - Helpers
 
     /// An array spec with every indexed write, for the model's states; its operations never run here.

@@ -250,3 +250,42 @@ final class OwnModelAppendArray: @unchecked Sendable {
     return spec
   }
 }
+
+/// An array on a concurrent queue whose `removeAll` barrier block asks `isEmpty`, a `sync` onto the queue it runs on.
+///
+/// The trap happens on a dispatch worker, in the block `removeAll` submitted, after
+/// `removeAll` returned: the calls in flight then are other calls.
+final class BarrierReentrantArray: @unchecked Sendable {
+  private let queue = DispatchQueue(label: "barrier-reentrant", attributes: .concurrent)
+  private var items: [Int] = []
+
+  var isEmpty: Bool { queue.sync { items.isEmpty } }
+  func append(_ value: Int) { queue.sync(flags: .barrier) { items.append(value) } }
+  func removeAll() {
+    queue.async(flags: .barrier) {
+      if !self.isEmpty { self.items.removeAll() }
+    }
+  }
+
+  static let spec = Spec(
+    "BarrierReentrantArray", make: BarrierReentrantArray.init, model: [Int]()
+  ) {
+    Operation("isEmpty") { (array: BarrierReentrantArray) in
+      array.isEmpty
+    } model: {
+      (elements: inout [Int]) in
+      elements.isEmpty
+    }
+    Operation("append", .int(in: 0...3)) { (array: BarrierReentrantArray, value: Int) in
+      array.append(value)
+    } model: { (elements: inout [Int], value: Int) in
+      elements.append(value)
+    }
+    Operation("removeAll") { (array: BarrierReentrantArray) in
+      array.removeAll()
+    } model: {
+      (elements: inout [Int]) in
+      elements.removeAll()
+    }
+  }
+}
