@@ -74,13 +74,43 @@ struct CrashDiagnoser {
   ///
   /// A block that runs on a dispatch worker was submitted by some call that may have
   /// returned long before; the calls in flight then are other threads' calls, so none is
-  /// named. The block is named by its outermost closure on the stack.
+  /// named unless an experiment proves it (see ``blockSubmitters(of:)``). The block is
+  /// named by its outermost closure on the stack.
   private var trapSite: String {
     if evidence.runnerThread != nil { return crashingCall.map { " in \($0)" } ?? "" }
-    let block = evidence.functions.last { $0.contains("closure #") }.map { " (\($0))" } ?? ""
+    let closure = evidence.functions.last { $0.contains("closure #") }
+    let block = closure.map { " (\($0))" } ?? ""
     let thread = evidence.threadName.map { "thread '\($0)'" } ?? "a thread"
-    return " in a block\(block) on \(thread), which racecheck did not start, so no call in flight "
-      + "made it and the call that submitted it is not recorded"
+    let site = " in a block\(block) on \(thread), which racecheck did not start"
+    let submitters = closure.map(blockSubmitters) ?? []
+    guard let first = submitters.first else {
+      return site + ", so no call in flight made it and the call that submitted it is not proven"
+    }
+    let which = submitters.count == 1 ? "\(first)" : "one of \(Self.list(submitters))"
+    return site + ", submitted by \(which): made alone on one thread, "
+      + (submitters.count == 1 ? "it traps" : "each traps") + " the same way in that block"
+  }
+
+  /// The distinct calls of the scenario that, each made alone on one thread from a fresh subject, trap in a block with `closure` on its stack, on a thread racecheck did not start.
+  ///
+  /// Such a call submitted that block: nothing else ran. A call that needs state the calls
+  /// before it made does not trap alone and is not named.
+  private func blockSubmitters(of closure: String) -> [Scenario.Call] {
+    var tried = Set<Scenario.Call>()
+    return scenario.allCalls.filter { call in
+      guard tried.insert(call).inserted,
+        case .failed(.death(let crash))? = runAlone(Scenario(initial: [call]))
+      else { return false }
+      return crash.kind == .crash && crash.runnerThread == nil && crash.functions.contains(closure)
+        && crash.functions.contains { $0.contains("__DISPATCH_WAIT_FOR_QUEUE__") }
+    }
+  }
+
+  /// `a, b and c`.
+  private static func list(_ calls: [Scenario.Call]) -> String {
+    let names = calls.map(\.description)
+    guard let last = names.last, names.count > 1 else { return names.joined() }
+    return names.dropLast().joined(separator: ", ") + " and " + last
   }
 
   /// A read that trapped on its own thread on an index the model says is out of range, on an empty array, with what the index probe showed.

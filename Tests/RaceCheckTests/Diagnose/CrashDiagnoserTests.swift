@@ -158,19 +158,32 @@ extension RaceCheckTestSuite {
         "_dispatch_call_block_and_release", "_dispatch_worker_thread",
       ]
       let scenario = Scenario(parallel: [[call("isEmpty")], [call("removeAll")]])
-      let onWorker = CrashDiagnoser(
-        evidence: evidence(
-          signal: "SIGILL", message: nil, thread: nil, inFlight: [(0, call("isEmpty"))],
-          functions: functions),
-        scenario: scenario, arrayAfter: { _ in nil }, crashesSequentially: { nil }
-      ).diagnose()
-      #expect(onWorker.pattern == .syncOnCurrentQueue, "\(onWorker.evidence)")
-      #expect(!onWorker.evidence.contains("in isEmpty"), "\(onWorker.evidence)")
+      let workerTrap = evidence(
+        signal: "SIGILL", message: nil, thread: nil, inFlight: [(0, call("isEmpty"))],
+        functions: functions)
+      var onWorker = CrashDiagnoser(
+        evidence: workerTrap, scenario: scenario, arrayAfter: { _ in nil },
+        crashesSequentially: { nil })
+      // No experiment could run: the block and its thread, and no call.
+      let unproven = onWorker.diagnose()
+      #expect(unproven.pattern == .syncOnCurrentQueue, "\(unproven.evidence)")
+      #expect(!unproven.evidence.contains("in isEmpty"), "\(unproven.evidence)")
       #expect(
-        onWorker.evidence.hasPrefix(
+        unproven.evidence.hasPrefix(
           "libdispatch trapped in __DISPATCH_WAIT_FOR_QUEUE__ in a block (closure #1 in "
             + "BarrierReentrantArray.removeAll()) on thread 'DispatchWorker', which racecheck did "
-            + "not start"), "\(onWorker.evidence)")
+            + "not start, so no call in flight made it and the call that submitted it is not "
+            + "proven: "), "\(unproven.evidence)")
+      // removeAll() made alone traps in the same block; isEmpty() alone passes.
+      onWorker.runAlone = { probe in
+        probe.initial == [call("removeAll")] ? .failed(.death(workerTrap)) : .passed
+      }
+      let proven = onWorker.diagnose()
+      #expect(
+        proven.evidence.contains(
+          "on thread 'DispatchWorker', which racecheck did not start, submitted by removeAll: "
+            + "made alone on one thread, it traps the same way in that block"),
+        "\(proven.evidence)")
       // On a runner thread, the call it had in flight is the caller.
       let onRunner = CrashDiagnoser(
         evidence: evidence(
