@@ -26,6 +26,8 @@ enum ReplayCommand {
       "exactly; the replay says where the code left it if it does. A stress repro runs its",
       "scenario in rounds of the run's invocations until the failure shows again or --time",
       "runs out, and prints how many invocations that took and the failure rate measured.",
+      "Either runs in an isolated child, as 'run' does: a scenario that now crashes or hangs",
+      "is reported with its stack and the calls in flight, whatever failure the file recorded.",
       "Exits 1 when the failure showed again, 3 when it did not (inconclusive, never 0),",
       "65 when the file cannot be used, 78 when the spec is broken, and 130 or 143 after",
       "SIGINT or SIGTERM. A file whose target this program does not know exits 65 too, saying",
