@@ -1,6 +1,7 @@
 import Foundation
-import RaceCheck
 import Testing
+
+@testable import RaceCheck
 
 extension RaceCheckTestSuite {
   /// `racecheck replay` runs every repro in an isolated child, so that a racy repro whose scenario now crashes is reported, not fatal.
@@ -29,6 +30,37 @@ extension RaceCheckTestSuite {
       #expect(document["verdict"] as? String == "fail")
       let crash = try #require(document["crash"] as? [String: Any], "\(replay.output)")
       #expect(crash["message"] as? String == "Index out of range", "\(replay.output)")
+    }
+
+    @Test func hangOfAReplayedRaceIsReportedWithEveryThreadsStack() {
+      let repro = Repro(
+        target: "NSSafeMutableArray", seed: 1, scenarioIndex: 0, configuration: Configuration(),
+        scenario: Self.crashingRead, diagnosis: nil, history: nil, failure: .nonLinearizable)
+      var report = ReplayReport(
+        repro: repro, outcome: .reproduced, invocations: 3, failures: 1, timeLimit: .seconds(30),
+        seconds: 10)
+      report.evidence = .death(
+        CrashEvidence(
+          kind: .hang, signal: nil, message: nil, runnerThread: nil, threadName: nil,
+          invocation: 2,
+          inFlight: [
+            CrashEvidence.InFlightCall(thread: 0, call: Self.crashingRead.initial[0], index: 0)
+          ],
+          stack: "", threadStacks: ["Thread 0 (racecheck-0):\n  #0  NSSafeMutableArray.wait()"],
+          functions: [], detail: nil, standardError: nil))
+      let text = ReplayCommand.describe(report, file: "repro.json").joined(separator: "\n")
+      #expect(
+        text.hasPrefix(
+          "Replayed repro.json: the failure showed again, in 1 of 3 invocations (a failure rate of "
+        ),
+        "\(text)")
+      #expect(
+        text.contains("where the run recorded a non-linearizable failure."), "\(text)")
+      #expect(
+        text.contains("It hung: an invocation made no progress for its deadline, in invocation 3."),
+        "\(text)")
+      #expect(text.contains("In flight: get(0) on thread 0"), "\(text)")
+      #expect(text.contains("#0  NSSafeMutableArray.wait()"), "\(text)")
     }
 
     /// Writes a repro of `NSSafeMutableArray` that recorded `failure` for ``crashingRead``, and returns its path.
