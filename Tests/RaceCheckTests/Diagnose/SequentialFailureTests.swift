@@ -61,6 +61,18 @@ extension RaceCheckTestSuite {
             + "the threads allow) pass"), "\(diagnosis.evidence)")
     }
 
+    @Test func checkedInProcessASetterThatInsertsIsNeverNamedARace() {
+      for seed: UInt64 in 1...9 {
+        let configuration = Configuration(
+          seed: seed, scenarios: 10, invocations: 200, shrinkTimeLimit: .seconds(1),
+          reproDirectory: FileManagerTemporary.directory, isolated: false)
+        let report = InsertingSetterArray.spec.check(configuration)
+        let failure = report.failure
+        #expect(failure != nil, "seed \(seed): the setter's bug shows on one thread every time")
+        #expect(failure?.diagnosis.pattern == .unclassified, "seed \(seed):\n\(report)")
+      }
+    }
+
     @Test func ordersKeepEachThreadsCallsInTheirOrderWithThreadZeroFirst() {
       let a = Scenario.Call("append", [.int(1)])
       let b = Scenario.Call("count")
