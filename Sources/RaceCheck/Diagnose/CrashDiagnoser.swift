@@ -11,12 +11,19 @@ struct CrashDiagnoser {
   let arrayAfter: ([Scenario.Call]) -> [Value]?
   /// Whether the scenario, run with its threads one after another, crashes too; nil when unknown.
   let crashesSequentially: () -> Bool?
-  /// A call of the spec that its model says makes the array non-empty (see ``IndexGuardProbe/append(of:)``); nil when none does.
-  var append: Scenario.Call? = nil
+  /// A call of the spec that its model says makes the array non-empty (see ``IndexGuardProbe/fillingCall(of:)``); nil when none does.
+  var fillingCall: Scenario.Call? = nil
   /// Whether the spec's `get` traps out of range by contract (``Operation/requires(_:)``), so that no guard of its is in question.
   var getTrapsByContract = false
   /// Runs a scenario of one thread in a fresh child and says how it ended; nil when it could not run.
-  var runAlone: (Scenario) -> IndexGuardProbe.Run? = { _ in nil }
+  ///
+  /// It runs the scenario `invocations` times, then once more in the same child: a block the
+  /// calls submitted may trap after they returned, and its death comes back then.
+  var runAlone: (_ scenario: Scenario, _ invocations: Int) -> IndexGuardProbe.Run? = { _, _ in
+    nil
+  }
+  /// The invocations of a call made alone to see whether it submits a trapping block: a block runs when a worker thread gets to it, so many give it time.
+  static let blockProbeInvocations = 200
 
   static let indexTraps = ["out of range", "Index out of bounds"]
   static let indexedWrites: Set<String> = ["insert", "remove", "replace"]
@@ -99,7 +106,8 @@ struct CrashDiagnoser {
     var tried = Set<Scenario.Call>()
     return scenario.allCalls.filter { call in
       guard tried.insert(call).inserted,
-        case .failed(.death(let crash))? = runAlone(Scenario(initial: [call]))
+        case .failed(.death(let crash))? = runAlone(
+          Scenario(initial: [call]), Self.blockProbeInvocations)
       else { return false }
       return crash.kind == .crash && crash.runnerThread == nil && crash.functions.contains(closure)
         && crash.functions.contains { $0.contains("__DISPATCH_WAIT_FOR_QUEUE__") }
@@ -129,11 +137,12 @@ struct CrashDiagnoser {
       let call = crashingCall, call.operation == "get", let index = call.arguments.first?.intValue,
       let elements = arrayAfter(sequentialPrefix(before: point)), elements.isEmpty
     else { return nil }
-    guard let append,
-      let probe = IndexGuardProbe(trappingAt: index, append: append, arrayAfter: arrayAfter)
+    guard let fillingCall,
+      let probe = IndexGuardProbe(trappingAt: index, filling: fillingCall, arrayAfter: arrayAfter)
     else { return EmptyArrayReadTrap(call: call, probe: nil, finding: .inconclusive) }
     return EmptyArrayReadTrap(
-      call: call, probe: probe, finding: probe.finding(of: runAlone(probe.scenario)))
+      call: call, probe: probe,
+      finding: probe.finding(of: runAlone(probe.scenario, IndexGuardProbe.invocations)))
   }
 
   /// The read trap on an empty array, where a read past the end of a non-empty array returns nil: the unsigned guard wraps at count 0 only.

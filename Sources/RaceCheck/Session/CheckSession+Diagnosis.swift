@@ -138,17 +138,21 @@ extension CheckSession {
           if let crash = result.failure?.evidence.crash { return crash.kind != .hang }
           return false
         })
-      diagnoser.append = IndexGuardProbe.append(of: spec)
+      diagnoser.fillingCall = IndexGuardProbe.fillingCall(of: spec)
       diagnoser.getTrapsByContract = spec.operation(named: "get")?.requirement != nil
-      diagnoser.runAlone = { [self] probe in
-        // An experiment sees every trap: its read past the end is invalid on purpose.
-        guard
-          let result = try? runner.run(
-            request(
-              probe, index: index, invocations: IndexGuardProbe.invocations,
-              untilFirstFailure: true, fresh: true)), result.invocations > 0
-        else { return nil }
-        return result.failure.map { .failed($0.evidence) } ?? .passed
+      diagnoser.runAlone = { [self] probe, invocations in
+        // An experiment sees every trap: its read past the end is invalid on purpose. The
+        // second run, in the same child, collects the death of a block the first submitted.
+        for fresh in [true, false] {
+          guard
+            let result = try? runner.run(
+              request(
+                probe, index: index, invocations: invocations, untilFirstFailure: true,
+                fresh: fresh)), result.invocations > 0
+          else { return nil }
+          if let failure = result.failure { return .failed(failure.evidence) }
+        }
+        return .passed
       }
       return (Diagnosed(failure: failure, diagnosis: diagnoser.diagnose()), diagnoser)
     }

@@ -141,7 +141,7 @@ extension RaceCheckTestSuite {
 
     @Test func emptyArrayReadTrapIsNotAnUnsignedUnderflowWithoutAProbe() {
       // No append in the spec: nothing can make the array non-empty, so nothing tells the guard.
-      let noAppend = diagnoseReadTrap(append: nil, probe: { _ in .passed })
+      let noAppend = diagnoseReadTrap(filling: nil, probe: { _ in .passed })
       #expect(noAppend.pattern == .unclassified, "\(noAppend.evidence)")
       #expect(
         noAppend.evidence.contains("no operation of the spec makes the array non-empty"),
@@ -175,7 +175,7 @@ extension RaceCheckTestSuite {
             + "not start, so no call in flight made it and the call that submitted it is not "
             + "proven: "), "\(unproven.evidence)")
       // removeAll() made alone traps in the same block; isEmpty() alone passes.
-      onWorker.runAlone = { probe in
+      onWorker.runAlone = { probe, _ in
         probe.initial == [call("removeAll")] ? .failed(.death(workerTrap)) : .passed
       }
       let proven = onWorker.diagnose()
@@ -217,7 +217,7 @@ extension RaceCheckTestSuite {
 
     /// The diagnosis of `get(0)` trapping on an array the model holds empty, with `probe` running the index probe.
     private func diagnoseReadTrap(
-      append: Scenario.Call? = Scenario.Call("append", [.int(2)]),
+      filling: Scenario.Call? = Scenario.Call("append", [.int(2)]),
       probe: @escaping (Scenario) -> IndexGuardProbe.Run?
     ) -> Diagnosis {
       let scenario = Scenario(initial: [call("get", 0)])
@@ -228,8 +228,8 @@ extension RaceCheckTestSuite {
         scenario: scenario,
         arrayAfter: { calls in GuardedInsertArray.spec.arrayElements(after: calls) },
         crashesSequentially: { nil })
-      diagnoser.append = append
-      diagnoser.runAlone = probe
+      diagnoser.fillingCall = filling
+      diagnoser.runAlone = { scenario, _ in probe(scenario) }
       return diagnoser.diagnose()
     }
 

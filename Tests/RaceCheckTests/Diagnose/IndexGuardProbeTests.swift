@@ -23,13 +23,13 @@ extension RaceCheckTestSuite {
 
     @Test func operationsWithTheirOwnModelClosuresMakeTheProbesAppend() {
       #expect(
-        IndexGuardProbe.append(of: OwnModelAppendArray.spec())
+        IndexGuardProbe.fillingCall(of: OwnModelAppendArray.spec())
           == Scenario.Call("append", [.int(1)]))
       #expect(
-        IndexGuardProbe.append(of: OwnModelAppendArray.spec(withAppend: false))
+        IndexGuardProbe.fillingCall(of: OwnModelAppendArray.spec(withAppend: false))
           == Scenario.Call("appendContentsOf", [.list([.int(3)])]))
       // A spec whose operations leave the model's array empty offers none.
-      #expect(IndexGuardProbe.append(of: UncheckedReadArray.spec.withoutAppend) == nil)
+      #expect(IndexGuardProbe.fillingCall(of: UncheckedReadArray.spec.withoutAppend) == nil)
     }
 
     @Test func readTrapOfASpecWhoseAppendHasItsOwnModelIsProbed() {
