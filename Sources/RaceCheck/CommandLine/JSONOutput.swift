@@ -70,7 +70,14 @@ struct RunJSON: Codable {
   var search: SearchSummary
   var scenarios: Int
   var invocations: Int
+  /// The whole check's seconds: the search, and for a failure its shrinking and diagnosis.
   var seconds: JSONNumber
+  /// Seconds from the start until the first failing invocation; null for no failure.
+  ///
+  /// Optional, so that `merge` still reads the documents of versions that did not write it.
+  var secondsToFind: OrNull<JSONNumber>?
+  /// Seconds spent shrinking the failure; null for no failure, or one that was not shrunk.
+  var secondsShrinking: OrNull<JSONNumber>?
   /// The signal that stopped the check, if one did.
   var interruptedBy: OrNull<String>
   /// How the failure showed: `non-linearizable`, `crash`, `hang` or `exit`; null for a pass.
@@ -110,6 +117,8 @@ struct RunJSON: Codable {
     scenarios = report.scenarios
     invocations = report.invocations
     seconds = JSONNumber(report.seconds)
+    secondsToFind = OrNull(report.failure.map { JSONNumber($0.secondsToFind) })
+    secondsShrinking = OrNull(report.failure?.secondsShrinking.map(JSONNumber.init))
     failure = OrNull(report.failure.map(\.kind.rawValue))
     diagnosis = OrNull(report.failure?.diagnosis)
     scenario = OrNull(report.failure?.scenario)

@@ -206,7 +206,8 @@ extension RaceCheckTestSuite {
       #expect(
         Set(document.keys) == [
           "target", "verdict", "inconclusive", "seed", "search", "scenarios", "invocations",
-          "seconds", "interruptedBy", "failure", "diagnosis", "scenario", "crash", "trace",
+          "seconds", "secondsToFind", "secondsShrinking", "interruptedBy", "failure", "diagnosis",
+          "scenario", "crash", "trace",
           "reproPath", "failedInvocations", "replayCommand", "specError", "originalScenario",
           "shrinkSteps", "shrinkingCutShort", "shard", "scenarioIndex",
         ])
@@ -232,7 +233,7 @@ extension RaceCheckTestSuite {
       let replay = try #require(result.outputLines.first { $0.hasPrefix("Replay: ") })
       #expect(replay.hasPrefix("Replay: check-my-types run StuckCounter --seed 0x"), "\(replay)")
       let repro = try #require(result.outputLines.first { $0.hasPrefix("Repro file: ") })
-      #expect(repro.hasSuffix(".program-check-my-types.json)"), "\(repro)")
+      #expect(repro.hasSuffix(".stress.program-check-my-types.json)"), "\(repro)")
       #expect(
         repro.contains("  (check-my-types replay \(directory.path)/StuckCounter-0x"), "\(repro)")
       #expect(!result.output.contains("racecheck run"), "\(result.output)")

@@ -64,7 +64,9 @@ extension HTMLReport {
         .text(
           "minimized", "Minimized",
           "\(failure.original.size) operations shrunk to \(failure.scenario.size) in "
-            + "\(failure.shrinkSteps) step\(failure.shrinkSteps == 1 ? "" : "s")\(failure.shrinkingNote)"
+            + "\(failure.shrinkSteps) step\(failure.shrinkSteps == 1 ? "" : "s")"
+            + (failure.secondsShrinking.map { ", \(CheckReport.formatSeconds($0))" } ?? "")
+            + failure.shrinkingNote
         ))
       facts.append(
         .text(
