@@ -237,8 +237,10 @@ extension ControlledScheduler {
     guard let globals = SynchronizationSymbols.executable?.globalMutexes, !globals.isEmpty else {
       return
     }
+    // The word's owner bits (the kernel's FUTEX_TID_MASK), without its waiters flags.
+    let ownerBits: UInt32 = 0x3FFF_FFFF
     for global in globals {
-      let holder = rc_mutex_word_load(UnsafeRawPointer(bitPattern: global.address)) & 0x3FFF_FFFF
+      let holder = rc_mutex_word_load(UnsafeRawPointer(bitPattern: global.address)) & ownerBits
       if holder != 0, threads.contains(where: { $0.systemID == holder }) {
         noteUnseen("the global Mutex '\(global.name)'")
       }
@@ -279,7 +281,7 @@ extension ControlledScheduler {
     // Numbered, not by address: the same seed gives the same trace and report.
     let name =
       global.map { "global Mutex '\($0.name)'" }
-      ?? state(ofLock: word, kind: "Mutex", label: nil).name
+      ?? state(ofLock: word, kind: "mutex", label: nil).name
     noteUnseen(global != nil ? "the \(name)" : "a Mutex outside the objects the schedule made")
     // Only a lock would wait in the kernel, for a thread the scheduler may have parked.
     guard operation == RC_MUTEX_LOCK else { return RC_MUTEX_FORWARD }
