@@ -106,13 +106,16 @@ extension Catalogue {
         balance -= 1
         return true
       }
+      Operation("deposit", perform: { (account: GlobalMutexAccount) in account.deposit() }) {
+        (balance: inout Int) in balance += 1
+      }
       Operation("current", perform: { (account: GlobalMutexAccount) in account.current }) {
         (balance: inout Int) in balance
       }
     }
     return Target(
       spec,
-      summary: "a one-unit account whose withdraw checks without, then takes under, a global Mutex",
+      summary: "an account whose withdraw checks without, then takes under, a global Mutex",
       expectation: .fail(.dataRace))
   }
 

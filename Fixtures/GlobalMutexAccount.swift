@@ -2,7 +2,9 @@
 // `Synchronization.Mutex` guards, the way a module-level lock shared by all instances is written.
 // Bug: `withdraw()` checks the balance without the lock and takes the money under it, where
 // it traps (`precondition`) if the balance went below zero meanwhile: two threads that both
-// saw one unit both go on, and the second traps while it holds the Mutex.
+// saw one unit both go on, and the second traps while it holds the Mutex. Deposits refill the
+// account, so that a scenario meets a balance of one unit often, not only before its first
+// withdrawal.
 //
 // Schedule mode cannot model a global Mutex (it models those of the objects a schedule
 // allocates): it sees this one held at its scheduling points, and says so. The trap, while
@@ -19,6 +21,8 @@ private let accountsLock = Mutex(())
 /// let account = GlobalMutexAccount()
 /// account.withdraw()  // true
 /// account.withdraw()  // false
+/// account.deposit()
+/// account.withdraw()  // true
 /// ```
 public final class GlobalMutexAccount: @unchecked Sendable {
   private var balance = 1
@@ -34,6 +38,11 @@ public final class GlobalMutexAccount: @unchecked Sendable {
       balance -= 1
     }
     return true
+  }
+
+  /// Adds one unit, under the lock.
+  public func deposit() {
+    accountsLock.withLock { _ in balance += 1 }
   }
 
   /// The balance.

@@ -209,9 +209,10 @@ extension RaceCheckTestSuite {
           "seconds", "secondsToFind", "secondsShrinking", "interruptedBy", "failure", "diagnosis",
           "scenario", "crash", "trace",
           "reproPath", "failedInvocations", "replayCommand", "specError", "originalScenario",
-          "shrinkSteps", "shrinkingCutShort", "shard", "scenarioIndex",
+          "shrinkSteps", "shrinkingCutShort", "shard", "scenarioIndex", "internalFault",
         ])
       #expect(document["verdict"] as? String == "fail")
+      #expect(document["internalFault"] is NSNull)
       #expect(document["failure"] as? String == "non-linearizable")
       #expect(document["crash"] is NSNull)
       #expect(document["trace"] is NSNull)
