@@ -99,8 +99,10 @@ static const void *mark(int digit, unsigned byte) {
   return racecheck_interposer_marks + 16 + 4 * (256 * digit + (byte & 0xFF));
 }
 
-/* The digit and byte of a mark, or false when `pc` is not one. */
-static bool decode_mark(uint64_t pc, int *digit, unsigned *byte) {
+/* The digit and byte of a mark, or false when `pc` is not one. Not sanitized: it runs inside
+ * a report, where a function entry the sanitizer records can wait for the lock the report
+ * holds (a trace part full), and the child would hang. */
+RC_NOT_SANITIZED static bool decode_mark(uint64_t pc, int *digit, unsigned *byte) {
   uint64_t base = (uint64_t)(uintptr_t)racecheck_interposer_marks;
   if (pc < base + 14 || pc >= base + 16 + 4 * 256 * RC_MARK_DIGITS) return false;
   uint64_t code = (pc - base - 14) / 4;
@@ -439,6 +441,62 @@ RC_NOT_SANITIZED void rc_sanitizer_access(void *address, bool modify, void *pc) 
 #endif
 }
 
+/* MARK: Synchronization.Mutex */
+
+#if RC_SANITIZER
+/* `Synchronization.Mutex` locks and unlocks inline with an atomic compare-and-exchange, which
+ * the sanitizer sees in the caller's code. Under contention it calls into the library (built
+ * without the sanitizer), where the kernel hands the lock over (FUTEX_LOCK_PI and
+ * FUTEX_UNLOCK_PI): no atomic there tells the sanitizer the unlocking thread's past comes
+ * before the locking one's, so every pair of critical sections that met contention looks
+ * like a race. The executable's definitions of the library's slow paths come first: they
+ * forward to the library and tell the sanitizer the same order, on the mutex's word, which
+ * the inline paths' atomics use. Swift passes the handle as `self`: clang's swift_context. */
+#define RC_SWIFTCALL __attribute__((swiftcall))
+#define RC_SWIFT_SELF __attribute__((swift_context))
+#define RC_MUTEX_LOCK_SLOW "$s15Synchronization12_MutexHandleV9_lockSlowyys6UInt32VF"
+#define RC_MUTEX_TRY_LOCK_SLOW "$s15Synchronization12_MutexHandleV12_tryLockSlowSbyF"
+#define RC_MUTEX_UNLOCK_SLOW "$s15Synchronization12_MutexHandleV11_unlockSlowyyF"
+
+RC_SWIFTCALL void rc_mutex_lock_slow(uint32_t self_id, void *RC_SWIFT_SELF handle) __asm__(
+    RC_MUTEX_LOCK_SLOW);
+RC_SWIFTCALL bool rc_mutex_try_lock_slow(void *RC_SWIFT_SELF handle) __asm__(
+    RC_MUTEX_TRY_LOCK_SLOW);
+RC_SWIFTCALL void rc_mutex_unlock_slow(void *RC_SWIFT_SELF handle) __asm__(RC_MUTEX_UNLOCK_SLOW);
+
+static void *_Atomic mutex_lock_slow_slot;
+static void *_Atomic mutex_try_lock_slow_slot;
+static void *_Atomic mutex_unlock_slow_slot;
+
+/* The library's definition of `name`, found once into `slot`. */
+RC_NOT_SANITIZED static void *mutex_original(const char *name, void *_Atomic *slot) {
+  void *function = atomic_load_explicit(slot, memory_order_relaxed);
+  return function ? function : rc_resolve(name, slot);
+}
+
+RC_SWIFTCALL void rc_mutex_lock_slow(uint32_t self_id, void *RC_SWIFT_SELF handle) {
+  RC_SWIFTCALL void (*original)(uint32_t, void *RC_SWIFT_SELF) =
+      mutex_original(RC_MUTEX_LOCK_SLOW, &mutex_lock_slow_slot);
+  original(self_id, handle);
+  __tsan_acquire(handle);
+}
+
+RC_SWIFTCALL bool rc_mutex_try_lock_slow(void *RC_SWIFT_SELF handle) {
+  RC_SWIFTCALL bool (*original)(void *RC_SWIFT_SELF) =
+      mutex_original(RC_MUTEX_TRY_LOCK_SLOW, &mutex_try_lock_slow_slot);
+  bool locked = original(handle);
+  if (locked) __tsan_acquire(handle);
+  return locked;
+}
+
+RC_SWIFTCALL void rc_mutex_unlock_slow(void *RC_SWIFT_SELF handle) {
+  RC_SWIFTCALL void (*original)(void *RC_SWIFT_SELF) =
+      mutex_original(RC_MUTEX_UNLOCK_SLOW, &mutex_unlock_slow_slot);
+  __tsan_release(handle);
+  original(handle);
+}
+#endif
+
 /* MARK: Reports */
 
 #if RC_SANITIZER
@@ -537,6 +595,79 @@ RC_NOT_SANITIZED static bool starts_with(const char *text, const char *prefix) {
   return true;
 }
 
+/* The start of Thread Sanitizer's report and of one access in it, as compiler-rt lays them
+ * out (tsan_report.h: ReportDesc, ReportMop), read for what the report API does not return:
+ * the mutexes each access held. The layout is checked against what the API returned for the
+ * same access before it is trusted. */
+typedef struct rc_tsan_vector {
+  char *begin;
+  char *end;
+  char *last;
+} rc_tsan_vector;
+
+typedef struct rc_tsan_report_head {
+  int type;
+  uintptr_t tag;
+  rc_tsan_vector stacks;
+  rc_tsan_vector mops;
+} rc_tsan_report_head;
+
+typedef struct rc_tsan_mop {
+  int tid;
+  uintptr_t address;
+  int size;
+  bool write;
+  bool atomic;
+  uintptr_t external_tag;
+  rc_tsan_vector mutexes;
+} rc_tsan_mop;
+
+/* Whether `id` is one of the report's mutexes. */
+RC_NOT_SANITIZED static bool is_report_mutex(void *report, int mutexes, uint64_t id) {
+  for (int i = 0; i < mutexes; i++) {
+    uint64_t mutex_id = 0;
+    void *address = 0;
+    int destroyed = 0;
+    void *trace[1];
+    if (__tsan_get_report_mutex(report, (unsigned long)i, &mutex_id, &address, &destroyed, trace, 1)
+        && mutex_id == id) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/* The number of mutexes the report says access `index` held, or -1 when the runtime's layout
+ * is not the one known: `tid` to `atomic` are what the API returned for it. */
+RC_NOT_SANITIZED static int32_t mutexes_held(
+    void *report, int index, int mutexes, int tid, void *address, int size, int write, int atomic) {
+  const rc_tsan_report_head *head = report;
+  if ((size_t)(head->mops.end - head->mops.begin) / sizeof(void *) <= (size_t)index) return -1;
+  const rc_tsan_mop *mop = ((rc_tsan_mop *const *)(void *)head->mops.begin)[index];
+  if (mop == 0 || mop->tid != tid || mop->address != (uintptr_t)address || mop->size != size
+      || mop->write != (write != 0) || mop->atomic != (atomic != 0)) {
+    return -1;
+  }
+  size_t bytes = (size_t)(mop->mutexes.end - mop->mutexes.begin);
+  /* An entry is a mutex id and whether it was held for writing: an int and a bool (8 bytes)
+   * in the runtimes since LLVM 14, a u64 and a bool (16) before; the ids must be the report's. */
+  if (bytes % 8 == 0) {
+    bool ids_known = true;
+    for (size_t at = 0; at < bytes && ids_known; at += 8) {
+      ids_known = is_report_mutex(report, mutexes, (uint64_t)*(const int *)(const void *)(mop->mutexes.begin + at));
+    }
+    if (ids_known) return (int32_t)(bytes / 8);
+  }
+  if (bytes % 16 == 0) {
+    bool ids_known = true;
+    for (size_t at = 0; at < bytes && ids_known; at += 16) {
+      ids_known = is_report_mutex(report, mutexes, *(const uint64_t *)(const void *)(mop->mutexes.begin + at));
+    }
+    if (ids_known) return (int32_t)(bytes / 16);
+  }
+  return -1;
+}
+
 /* A report of two accesses: a data race, a race on a Swift access the compiler announced
  * (an "external" race), or one whose earlier access freed the memory. */
 RC_NOT_SANITIZED static bool is_race(const char *description) {
@@ -584,7 +715,7 @@ RC_NOT_SANITIZED __attribute__((used, visibility("default"))) bool rc_sanitizer_
     access->is_atomic = atomic;
     access->runner_thread = -1;
     access->call_index = -1;
-    access->locks_held = -1;
+    access->locks_held = mutexes_held(opaque, i, mutexes, tid, address, size, write, atomic);
     access->released_lock = -1;
     access->call_synchronized = -1;
     for (int j = 0; j < threads; j++) {
@@ -599,9 +730,12 @@ RC_NOT_SANITIZED __attribute__((used, visibility("default"))) bool rc_sanitizer_
     }
     decode_stack(record, access, trace, 128);
   }
-  /* The report is made on the thread of the access that found the race. */
+  /* The report is made on the thread of the access that found the race. The mutexes each
+   * access held are the report's; the interposer's count of the thread's locks stands in
+   * only when the report cannot be read for them, and then only for this access. */
   rc_race_access *later = &record->accesses[0];
-  later->locks_held = locks_held;
+  record->mutexes_per_access = later->locks_held >= 0 && record->accesses[1].locks_held >= 0;
+  if (!record->mutexes_per_access) later->locks_held = locks_held;
   later->released_lock = released_lock;
   later->queues_left_count = queues_left_count;
   for (int i = 0; i < queues_left_count && i < RC_RACE_BLOCKS; i++) later->queues_left[i] = queues_left[i];

@@ -52,8 +52,12 @@ extension SanitizerRace {
   static func dataRace(of record: rc_race_record) -> DataRace {
     let (laterRecord, earlierRecord) = record.accesses
     let laterLocks = Int(max(0, laterRecord.locks_held))
-    // The report counts the mutexes either access held; those the later one did not hold were the earlier one's.
-    let earlierLocks = max(0, Int(record.mutex_count) - laterLocks)
+    // The report says which mutexes each access held. Where it could not be read for that, it
+    // still counts those either held: the ones the later access's thread did not hold were
+    // the earlier one's.
+    let earlierLocks =
+      record.mutexes_per_access != 0
+      ? Int(max(0, earlierRecord.locks_held)) : max(0, Int(record.mutex_count) - laterLocks)
     func named(
       _ access: rc_race_access, role: Int, locks: Int, released: Bool?, queuesLeft: [UInt]?
     ) -> DataRace.Access {
