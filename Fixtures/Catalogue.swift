@@ -42,6 +42,10 @@ public enum Catalogue {
     Fixture(row: 31, post: nil, target: counterActor),
     Fixture(row: 32, post: nil, target: mainActorViewModel),
     Fixture(row: 33, post: nil, target: taskGroupAccumulator),
+    Fixture(row: 34, post: nil, target: mutexStore),
+    Fixture(row: 35, post: nil, target: serialQueueCompletionArray),
+    Fixture(row: 36, post: nil, target: serialQueueCopyDictionary),
+    Fixture(row: 37, post: nil, target: lockedWriteUnlockedRead),
   ]
 
   /// The fixtures' targets, in catalogue order, for the command line.
