@@ -464,6 +464,8 @@ RC_SWIFTCALL bool rc_mutex_try_lock_slow(void *RC_SWIFT_SELF handle) __asm__(
     RC_MUTEX_TRY_LOCK_SLOW);
 RC_SWIFTCALL void rc_mutex_unlock_slow(void *RC_SWIFT_SELF handle) __asm__(RC_MUTEX_UNLOCK_SLOW);
 
+static _Atomic uint64_t mutex_handovers;
+
 static void *_Atomic mutex_lock_slow_slot;
 static void *_Atomic mutex_try_lock_slow_slot;
 static void *_Atomic mutex_unlock_slow_slot;
@@ -479,6 +481,7 @@ RC_SWIFTCALL void rc_mutex_lock_slow(uint32_t self_id, void *RC_SWIFT_SELF handl
       mutex_original(RC_MUTEX_LOCK_SLOW, &mutex_lock_slow_slot);
   original(self_id, handle);
   __tsan_acquire(handle);
+  atomic_fetch_add_explicit(&mutex_handovers, 1, memory_order_relaxed);
 }
 
 RC_SWIFTCALL bool rc_mutex_try_lock_slow(void *RC_SWIFT_SELF handle) {
@@ -496,6 +499,14 @@ RC_SWIFTCALL void rc_mutex_unlock_slow(void *RC_SWIFT_SELF handle) {
   original(handle);
 }
 #endif
+
+uint64_t rc_sanitizer_mutex_handovers(void) {
+#if RC_SANITIZER
+  return atomic_load_explicit(&mutex_handovers, memory_order_relaxed);
+#else
+  return 0;
+#endif
+}
 
 /* MARK: Reports */
 

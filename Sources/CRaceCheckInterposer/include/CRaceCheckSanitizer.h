@@ -182,6 +182,10 @@ void rc_sanitizer_acquire(const void *token);
  * reported only once it runs, and the runner waits for them before it judges an invocation. */
 int64_t rc_sanitizer_pending_blocks(void);
 
+/* How many times a Synchronization.Mutex was handed over through its contended path, whose
+ * order the interposer told the sanitizer; 0 in a build without it. */
+uint64_t rc_sanitizer_mutex_handovers(void);
+
 #ifdef __cplusplus
 }
 #endif

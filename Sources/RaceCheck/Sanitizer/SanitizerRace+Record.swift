@@ -35,6 +35,28 @@ extension SanitizerRace {
       diagnosis: race.diagnosis)
   }
 
+  /// Whether both of `record`'s accesses were made by racecheck's own code, symbolizing their stacks through `stacks`.
+  ///
+  /// Such a report is about racecheck's memory (a wait for a completion handler, its
+  /// recorder), never about the class under test: it is no evidence against it.
+  static func isRaceChecksOwn(_ record: rc_race_record, stacks: SanitizerStacks) -> Bool {
+    let modules = Self.modules(of: record)
+    return isRaceChecksOwn(
+      stacks.stack(of: record.accesses.0, modules: modules).kinds,
+      stacks.stack(of: record.accesses.1, modules: modules).kinds)
+  }
+
+  /// Whether each stack, given innermost first as the kinds of its frames, made its access in racecheck's code.
+  ///
+  /// An access belongs to the innermost frame that is the user's or racecheck's: the runtime,
+  /// libdispatch, Foundation and the C library run on behalf of whichever code called them.
+  /// A stack with neither is not known to be racecheck's.
+  static func isRaceChecksOwn(_ stacks: [FrameKind]...) -> Bool {
+    stacks.allSatisfy { kinds in
+      kinds.first { $0 == .user || $0 == .raceCheck } == .raceCheck
+    }
+  }
+
   /// Whether `record`'s race gets a name more specific than the `data-race` family.
   ///
   /// Every mode puts a race named only by family after a failure that may name more: the
@@ -126,6 +148,8 @@ final class SanitizerStacks {
   struct Rendered {
     var text: String
     var functions: [String]
+    /// Whose code each frame is, innermost first.
+    var kinds: [FrameKind]
   }
 
   private let symbolizer = Symbolizer()
@@ -150,7 +174,9 @@ final class SanitizerStacks {
     }
     if let known = rendered[frames] { return known }
     let stack = symbolizer.symbolize(frames, firstFrameIsFault: false)
-    let result = Rendered(text: stack.render(), functions: stack.frames.compactMap(\.function))
+    let result = Rendered(
+      text: stack.render(), functions: stack.frames.compactMap(\.function),
+      kinds: stack.frames.map(\.kind))
     rendered[frames] = result
     return result
   }
