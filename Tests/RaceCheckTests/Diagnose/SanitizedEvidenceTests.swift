@@ -1,0 +1,64 @@
+import CRaceCheckInterposer
+import Dispatch
+import Fixtures
+import Testing
+
+@testable import RaceCheck
+
+extension RaceCheckTestSuite {
+  /// In a `--sanitize=thread` build, correct classes give Thread Sanitizer no report racecheck takes as evidence, and a race keeps its guards.
+  ///
+  /// They run only in a sanitized test binary (`swift test --sanitize=thread`); CI checks the
+  /// same rows on ten seeds with `racecheck demo` in a sanitized build (`.ci/run`).
+  @Suite(.serialized, .enabled(if: SanitizerRaceLog.isActive, "needs a --sanitize=thread build"))
+  struct SanitizedEvidenceTests {
+    @Test func contendedMutexCriticalSectionsGiveNoReport() {
+      let log = SanitizerRaceLog()
+      log.invocationStarts()
+      let handoversBefore = rc_sanitizer_mutex_handovers()
+      let store = MutexStore()
+      DispatchQueue.concurrentPerform(iterations: 8) { thread in
+        for step in 0..<2_000 {
+          store.set("k\(step % 4)", thread)
+          _ = store["k\(step % 3)"]
+        }
+      }
+      #expect(store.writeCount == 16_000)
+      // The check means something only if the mutex met contention and took its library path.
+      #expect(rc_sanitizer_mutex_handovers() > handoversBefore)
+      #expect(log.takeReport() == nil)
+    }
+
+    static let rows = [
+      "MutexStore", "SerialQueueCompletionArray", "SerialQueueCopyDictionary",
+      "LockedWriteUnlockedRead",
+    ]
+
+    // In an isolated child, whose hang timeout ends a child that hangs after a report.
+    @Test(arguments: rows)
+    func rowReachesItsVerdictWithItsGuardsInAChild(name: String) throws {
+      let target = try #require(
+        Catalogue.withModeExpectations(Catalogue.targets).first { $0.name == name })
+      let expectation = try #require(target.stressExpectation)
+      var configuration = Configuration.demo(seed: 1)
+      configuration.scenarios = 10
+      configuration.hangTimeout = .seconds(30)
+      configuration.reproDirectory = FileManagerTemporary.directory
+      let report = target.check(
+        configuration, worker: WorkerCommand(executable: try BuildProducts.path(of: "racecheck")))
+      #expect(expectation.isMet(by: report), "\(report)")
+      guard expectation.verdict == .fail else { return }
+      let failure = try #require(report.failure, "\(report)")
+      let race = try #require(failure.evidence.sanitizerRace, "\(report)")
+      if case .sanitizerRace(_, .died) = failure.evidence {
+        Issue.record("the child died after its report:\n\(report)")
+      }
+      // The write held the lock; the read on the main thread held nothing.
+      for access in [race.later, race.earlier] {
+        #expect(
+          access.guarding == (access.isWrite ? "holding 1 lock" : "with no synchronization at all"),
+          "\(report)")
+      }
+    }
+  }
+}
