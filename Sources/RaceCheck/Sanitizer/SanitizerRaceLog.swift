@@ -86,11 +86,9 @@ final class SanitizerRaceLog {
   /// The first record of `log` in `first..<end` that `belongs` accepts and that is not racecheck's own.
   private static func firstSubjectReport(
     in log: UnsafeMutablePointer<rc_race_log>, from first: UInt64, to end: UInt64,
-    stacks: @autoclosure () -> SanitizerStacks,
-    where belongs: (rc_race_record) -> Bool = { _ in true }
+    stacks: SanitizerStacks, where belongs: (rc_race_record) -> Bool = { _ in true }
   ) -> rc_race_record? {
     guard first < end else { return nil }
-    let stacks = stacks()
     for index in first..<end {
       guard let record = rc_race_log_record(log, index)?.pointee, belongs(record) else { continue }
       if !SanitizerRace.isRaceChecksOwn(record, stacks: stacks) { return record }

@@ -1,6 +1,7 @@
 import CRaceCheckInterposer
 import Dispatch
 import Fixtures
+import Foundation
 import Testing
 
 @testable import RaceCheck
@@ -27,6 +28,28 @@ extension RaceCheckTestSuite {
       // The check means something only if the mutex met contention and took its library path.
       #expect(rc_sanitizer_mutex_handovers() > handoversBefore)
       #expect(log.takeReport() == nil)
+    }
+
+    @Test func eachAccessOfARealReportKeepsItsOwnMutexes() throws {
+      let log = SanitizerRaceLog()
+      log.invocationStarts()
+      let box = LockedBox()
+      // Nothing orders the write on its own thread and the read here (a sleep orders nothing
+      // for the sanitizer), whichever comes first: the report must give the write its mutex
+      // and the read none.
+      let writer = Thread { box.lock.withLock { box.value = 2 } }
+      writer.start()
+      usleep(50_000)
+      _ = box.value
+      while !writer.isFinished { usleep(1_000) }
+      let record = try #require(log.takeReport())
+      #expect(record.mutexes_per_access == 1)
+      let (write, read) =
+        record.accesses.0.is_write != 0
+        ? (record.accesses.0, record.accesses.1) : (record.accesses.1, record.accesses.0)
+      #expect(write.is_write == 1 && read.is_write == 0)
+      #expect(write.locks_held == 1)
+      #expect(read.locks_held == 0)
     }
 
     static let rows = [
@@ -61,4 +84,10 @@ extension RaceCheckTestSuite {
       }
     }
   }
+}
+
+/// A value written under its lock, and read without it by a test that wants a race.
+private final class LockedBox: @unchecked Sendable {
+  let lock = NSLock()
+  var value = 0
 }

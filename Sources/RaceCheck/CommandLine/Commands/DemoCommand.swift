@@ -92,12 +92,18 @@ enum DemoCommand {
     base.origin = .program(context.programName)
     let json = parsed.flag("--json")
     let shard = try parsed.shard("--shard")
+    // Only the targets --targets names, when given; a name no target has is a usage error.
     let chosen = try parsed.value("--targets").map { list throws(UsageError) in
-      try Set(list.split(separator: ",").map { name throws(UsageError) in try context.target(named: String(name)).name })
+      try Set(
+        list.split(separator: ",").map { name throws(UsageError) in
+          try context.target(named: String(name)).name
+        })
     }
-    let targets = context.driver.targets.filter { chosen?.contains($0.name) ?? true }.compactMap { target in
+    let targets = context.driver.targets.compactMap {
+      target -> (target: Target, expectation: Expectation)? in
+      guard chosen?.contains(target.name) ?? true else { return nil }
       // A target without a schedule expectation may not run under the scheduler at all (it may trap).
-      (schedule == nil ? target.stressExpectation : target.scheduleExpectation).map {
+      return (schedule == nil ? target.stressExpectation : target.scheduleExpectation).map {
         (target: target, expectation: $0)
       }
     }
