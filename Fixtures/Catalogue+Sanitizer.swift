@@ -66,7 +66,8 @@ extension Catalogue {
     }
     return Target(
       spec,
-      summary: "a serial-queue dictionary written async whose shallowCopy returns queue.sync { dict }",
+      summary:
+        "a serial-queue dictionary written async whose shallowCopy returns queue.sync { dict }",
       expectation: .pass)
   }
 
@@ -75,7 +76,9 @@ extension Catalogue {
 
   static var lockedWriteUnlockedRead: Target {
     typealias Size = LockedWriteUnlockedRead
-    let spec = Spec("LockedWriteUnlockedRead", make: Size.init, model: RegisterModel(state: [0, 0])) {
+    let spec = Spec(
+      "LockedWriteUnlockedRead", make: Size.init, model: RegisterModel(state: [0, 0])
+    ) {
       Operation("read") { (size: Size) in size.dimensions }.onMainThread()
       Operation("write", squareSize) { (size: Size, dimensions: [Int]) in size.update(dimensions) }
     }
