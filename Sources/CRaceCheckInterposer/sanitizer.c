@@ -44,7 +44,8 @@ void rc_sanitizer_use_log(rc_race_log *log) {
   atomic_store_explicit(&current_log, log ? log : &own_log, memory_order_release);
 }
 
-rc_race_log *rc_sanitizer_log(void) {
+/* Not sanitized: the report hook calls it (see decode_mark). */
+RC_NOT_SANITIZED rc_race_log *rc_sanitizer_log(void) {
   return atomic_load_explicit(&current_log, memory_order_acquire);
 }
 
@@ -648,6 +649,19 @@ RC_NOT_SANITIZED static bool is_report_mutex(void *report, int mutexes, uint64_t
   return false;
 }
 
+/* How many entries of `stride` bytes (an int id, or a u64 at 16) `bytes` of an access's
+ * mutex list hold, or -1 unless each id is one of the report's mutexes. */
+RC_NOT_SANITIZED static int32_t report_mutex_entries(
+    void *report, int mutexes, const char *entries, size_t bytes, size_t stride) {
+  if (bytes % stride != 0) return -1;
+  for (size_t at = 0; at < bytes; at += stride) {
+    const void *entry = entries + at;
+    uint64_t id = stride == 8 ? (uint64_t)*(const int *)entry : *(const uint64_t *)entry;
+    if (!is_report_mutex(report, mutexes, id)) return -1;
+  }
+  return (int32_t)(bytes / stride);
+}
+
 /* The number of mutexes the report says access `index` held, or -1 when the runtime's layout
  * is not the one known: `tid` to `atomic` are what the API returned for it. */
 RC_NOT_SANITIZED static int32_t mutexes_held(
@@ -662,21 +676,8 @@ RC_NOT_SANITIZED static int32_t mutexes_held(
   size_t bytes = (size_t)(mop->mutexes.end - mop->mutexes.begin);
   /* An entry is a mutex id and whether it was held for writing: an int and a bool (8 bytes)
    * in the runtimes since LLVM 14, a u64 and a bool (16) before; the ids must be the report's. */
-  if (bytes % 8 == 0) {
-    bool ids_known = true;
-    for (size_t at = 0; at < bytes && ids_known; at += 8) {
-      ids_known = is_report_mutex(report, mutexes, (uint64_t)*(const int *)(const void *)(mop->mutexes.begin + at));
-    }
-    if (ids_known) return (int32_t)(bytes / 8);
-  }
-  if (bytes % 16 == 0) {
-    bool ids_known = true;
-    for (size_t at = 0; at < bytes && ids_known; at += 16) {
-      ids_known = is_report_mutex(report, mutexes, *(const uint64_t *)(const void *)(mop->mutexes.begin + at));
-    }
-    if (ids_known) return (int32_t)(bytes / 16);
-  }
-  return -1;
+  int32_t held = report_mutex_entries(report, mutexes, mop->mutexes.begin, bytes, 8);
+  return held >= 0 ? held : report_mutex_entries(report, mutexes, mop->mutexes.begin, bytes, 16);
 }
 
 /* A report of two accesses: a data race, a race on a Swift access the compiler announced
