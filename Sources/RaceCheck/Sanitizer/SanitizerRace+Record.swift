@@ -37,8 +37,8 @@ extension SanitizerRace {
 
   /// Whether both of `record`'s accesses were made by racecheck's own code, symbolizing their stacks through `stacks`.
   ///
-  /// Such a report is about racecheck's memory (a wait for a completion handler, its
-  /// recorder), never about the class under test: it is no evidence against it.
+  /// Such a report is about racecheck's memory (such as its wait for a completion
+  /// handler), never about the class under test: it is no evidence against it.
   static func isRaceChecksOwn(_ record: rc_race_record, stacks: SanitizerStacks) -> Bool {
     let modules = Self.modules(of: record)
     return isRaceChecksOwn(
