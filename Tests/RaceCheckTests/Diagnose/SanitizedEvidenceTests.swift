@@ -18,12 +18,15 @@ extension RaceCheckTestSuite {
       log.invocationStarts()
       let handoversBefore = rc_sanitizer_mutex_handovers()
       let store = MutexStore()
-      DispatchQueue.concurrentPerform(iterations: 8) { thread in
-        for step in 0..<2_000 {
-          store.set("k\(step % 4)", thread)
-          _ = store["k\(step % 3)"]
+      let finished = Self.finishes(within: .seconds(60)) {
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+          for step in 0..<2_000 {
+            store.set("k\(step % 4)", thread)
+            _ = store["k\(step % 3)"]
+          }
         }
       }
+      #expect(finished, "the critical sections did not finish within a minute")
       #expect(store.writeCount == 16_000)
       // The check means something only if the mutex met contention and took its library path.
       #expect(rc_sanitizer_mutex_handovers() > handoversBefore)
@@ -37,11 +40,15 @@ extension RaceCheckTestSuite {
       // Nothing orders the write on its own thread and the read here (a sleep orders nothing
       // for the sanitizer), whichever comes first: the report must give the write its mutex
       // and the read none.
-      let writer = Thread { box.lock.withLock { box.value = 2 } }
-      writer.start()
-      usleep(50_000)
-      _ = box.value
-      while !writer.isFinished { usleep(1_000) }
+      let finished = Self.finishes(within: .seconds(60)) {
+        let writer = Thread { box.lock.withLock { box.value = 2 } }
+        writer.start()
+        usleep(50_000)
+        _ = box.value
+        while !writer.isFinished { usleep(1_000) }
+      }
+      // A report hook that waited for the report's own lock would never finish.
+      try #require(finished, "the race and its report did not finish within a minute")
       let record = try #require(log.takeReport())
       #expect(record.mutexes_per_access == 1)
       let (write, read) =
@@ -50,6 +57,16 @@ extension RaceCheckTestSuite {
       #expect(write.is_write == 1 && read.is_write == 0)
       #expect(write.locks_held == 1)
       #expect(read.locks_held == 0)
+    }
+
+    /// Runs `body` on a thread of its own and says whether it finished within `limit`: a test that would hang fails instead.
+    static func finishes(within limit: Duration, _ body: @escaping @Sendable () -> Void) -> Bool {
+      let done = DispatchSemaphore(value: 0)
+      Thread {
+        body()
+        done.signal()
+      }.start()
+      return done.wait(timeout: .now() + .nanoseconds(Int(limit.nanoseconds))) == .success
     }
 
     static let rows = [
