@@ -501,6 +501,65 @@ RC_SWIFTCALL void rc_mutex_unlock_slow(void *RC_SWIFT_SELF handle) {
 }
 #endif
 
+/* MARK: Swift's reference counts */
+
+#if RC_SANITIZER
+/* Copy-on-write (a Dictionary returned from `queue.sync { dict }`, then read outside the
+ * queue while a later write runs on it) is ordered by the reference count: the reader's
+ * release comes before the writer's check that the buffer is now unique, and only then
+ * does the writer change it in place. Both are atomics in the Swift runtime, which is not
+ * built with the sanitizer, so an optimized build's inlined reads and in-place writes of the
+ * buffer look like a race. While a check runs, the executable's definitions of the runtime's
+ * releases and uniqueness check forward to it and tell the sanitizer that order: a release
+ * releases the object, and a check that finds it unique acquires it. */
+void swift_release(void *object);
+void swift_release_n(void *object, uint32_t count);
+void swift_bridgeObjectRelease(void *object);
+void swift_bridgeObjectRelease_n(void *object, uint32_t count);
+bool swift_isUniquelyReferenced_nonNull_native(const void *object);
+RC_ORIGINAL(swift_release)
+RC_ORIGINAL(swift_release_n)
+RC_ORIGINAL(swift_bridgeObjectRelease)
+RC_ORIGINAL(swift_bridgeObjectRelease_n)
+RC_ORIGINAL(swift_isUniquelyReferenced_nonNull_native)
+
+/* Releases `object` to whoever finds it unique next. A bridge object's spare bits (the top
+ * byte and the low three) are cleared first, and only the start of a heap block is taken:
+ * a bridge object may be no pointer at all (a small string's bytes), and the sanitizer
+ * orders only memory it knows. */
+RC_NOT_SANITIZED static void released(const void *object) {
+  void *address = (void *)((uintptr_t)object & 0x00FFFFFFFFFFFFF8ULL);
+  if ((uintptr_t)address < 4096 || !rc_sanitizer_armed()) return;
+  if (__sanitizer_get_allocated_begin(address) == address) __tsan_release(address);
+}
+
+RC_NOT_SANITIZED void swift_release(void *object) {
+  released(object);
+  rc_real_swift_release()(object);
+}
+
+RC_NOT_SANITIZED void swift_release_n(void *object, uint32_t count) {
+  released(object);
+  rc_real_swift_release_n()(object, count);
+}
+
+RC_NOT_SANITIZED void swift_bridgeObjectRelease(void *object) {
+  released(object);
+  rc_real_swift_bridgeObjectRelease()(object);
+}
+
+RC_NOT_SANITIZED void swift_bridgeObjectRelease_n(void *object, uint32_t count) {
+  released(object);
+  rc_real_swift_bridgeObjectRelease_n()(object, count);
+}
+
+RC_NOT_SANITIZED bool swift_isUniquelyReferenced_nonNull_native(const void *object) {
+  bool unique = rc_real_swift_isUniquelyReferenced_nonNull_native()(object);
+  if (unique && rc_sanitizer_armed()) __tsan_acquire((void *)object);
+  return unique;
+}
+#endif
+
 uint64_t rc_sanitizer_mutex_handovers(void) {
 #if RC_SANITIZER
   return atomic_load_explicit(&mutex_handovers, memory_order_relaxed);
