@@ -36,8 +36,9 @@ extension Catalogue {
   /// Rows 7 and 8 trap on a bad index in every schedule that reaches it. Rows 2 and 18 read
   /// Foundation's storage outside their queue, and a schedule that runs a removal between two
   /// of those reads traps in `NSArray.object(at:)`. Rows 23 and 24 trap by contract, which only
-  /// an isolated child can excuse, and row 26's read may meet a string a write released.
-  public static let rowsCrashingInScheduleMode: Set<Int> = [2, 7, 8, 18, 23, 24, 26]
+  /// an isolated child can excuse, and row 26's read may meet a string a write released. Row
+  /// 36 traps inside a global Mutex, which the scheduler does not model.
+  public static let rowsCrashingInScheduleMode: Set<Int> = [2, 7, 8, 18, 23, 24, 26, 36]
 
   /// Every fixture's target with its schedule-mode and Thread Sanitizer expectations set, for the command line.
   public static func withModeExpectations(_ targets: [Target]) -> [Target] {

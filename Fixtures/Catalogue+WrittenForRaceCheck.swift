@@ -66,6 +66,56 @@ extension Catalogue {
       expectation: .fail(.nonAtomicCompoundUpdate))
   }
 
+  /// Rows 34 and 35: one spec for both Mutex count stores, whose `increment` differs.
+  private static func mutexCountStoreSpec<Store: MutexCounts>(
+    _ name: String, make: @escaping @Sendable () -> Store
+  ) -> Spec<Store, DictionaryModel> {
+    let key = Generator.element(of: ["a", "b"])
+    return Spec(name, make: make, model: DictionaryModel()) {
+      Operation("get", key) { (store: Store, key: String) in store[key] }
+      Operation("set", key, .int(in: 0...3)) { (store: Store, key: String, value: Int) in
+        store[key] = value
+      }
+      Operation(
+        "increment", key, perform: { (store: Store, key: String) in store.increment(key) },
+        model: { (model: inout DictionaryModel, key: String) in
+          model[key] = .int((model[key]?.intValue ?? 0) + 1)
+        })
+    }
+  }
+
+  static var mutexCountStore: Target {
+    Target(
+      mutexCountStoreSpec("MutexCountStore", make: MutexCountStore.init),
+      summary: "a Mutex-guarded dictionary whose increment is a locked get, then a locked set",
+      expectation: .fail(.nonAtomicCompoundUpdate))
+  }
+
+  static var mutexCountStoreFixed: Target {
+    Target(
+      mutexCountStoreSpec("MutexCountStoreFixed", make: MutexCountStoreFixed.init),
+      summary: "MutexCountStore fixed: the increment reads and writes in one withLock",
+      expectation: .pass)
+  }
+
+  static var globalMutexAccount: Target {
+    let spec = Spec("GlobalMutexAccount", make: GlobalMutexAccount.init, model: 1) {
+      Operation("withdraw", perform: { (account: GlobalMutexAccount) in account.withdraw() }) {
+        (balance: inout Int) in
+        guard balance >= 1 else { return false }
+        balance -= 1
+        return true
+      }
+      Operation("current", perform: { (account: GlobalMutexAccount) in account.current }) {
+        (balance: inout Int) in balance
+      }
+    }
+    return Target(
+      spec,
+      summary: "a one-unit account whose withdraw checks without, then takes under, a global Mutex",
+      expectation: .fail(.dataRace))
+  }
+
   /// Accounts as pairs of heap strings (longer than 15 bytes), so that each field is a reference.
   private static let account = Generator.element(of: [
     ["first account holder's name", "first.account@example.com"],
@@ -126,3 +176,12 @@ extension Catalogue {
       expectation: .fail(.unclassified, or: [.dataRace]))
   }
 }
+
+/// The two Mutex count stores' shared shape, so that one spec checks both.
+protocol MutexCounts: AnyObject, Sendable {
+  subscript(key: String) -> Int? { get set }
+  func increment(_ key: String)
+}
+
+extension MutexCountStore: MutexCounts {}
+extension MutexCountStoreFixed: MutexCounts {}

@@ -42,10 +42,12 @@ public enum Catalogue {
     Fixture(row: 31, post: nil, target: counterActor),
     Fixture(row: 32, post: nil, target: mainActorViewModel),
     Fixture(row: 33, post: nil, target: taskGroupAccumulator),
-    Fixture(row: 34, post: nil, target: mutexStore),
-    Fixture(row: 35, post: nil, target: serialQueueCompletionArray),
-    Fixture(row: 36, post: nil, target: serialQueueCopyDictionary),
-    Fixture(row: 37, post: nil, target: lockedWriteUnlockedRead),
+    Fixture(row: 34, post: nil, target: mutexCountStore),
+    Fixture(row: 35, post: nil, target: mutexCountStoreFixed),
+    Fixture(row: 37, post: nil, target: mutexStore),
+    Fixture(row: 38, post: nil, target: serialQueueCompletionArray),
+    Fixture(row: 39, post: nil, target: serialQueueCopyDictionary),
+    Fixture(row: 40, post: nil, target: lockedWriteUnlockedRead),
   ]
 
   /// The fixtures' targets, in catalogue order, for the command line.
@@ -68,6 +70,7 @@ public enum Catalogue {
     Fixture(row: 23, post: nil, target: trappingSubscriptArray),
     Fixture(row: 24, post: nil, target: trappingSubscriptArrayUnsharedLock),
     Fixture(row: 26, post: nil, target: mainThreadSkipsLock),
+    Fixture(row: 36, post: nil, target: globalMutexAccount),
   ]
 }
 

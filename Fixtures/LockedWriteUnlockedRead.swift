@@ -1,5 +1,5 @@
-// Written for racecheck, not ported from the posts: row 37.
-// Bug (row 37): a size whose width and height are written together under a lock, but whose
+// Written for racecheck, not ported from the posts: row 40.
+// Bug (row 40): a size whose width and height are written together under a lock, but whose
 // read on the main thread skips the lock ("only the main thread reads it, and reads are
 // safe"): row 26's shape on plain integers, so that no read can meet freed memory. A write
 // between the read of the width and the read of the height gives the main thread a size that
@@ -31,7 +31,7 @@ public final class LockedWriteUnlockedRead: @unchecked Sendable {
     }
   }
 
-  /// The width and the height; on the main thread read without the lock (row 37's bug).
+  /// The width and the height; on the main thread read without the lock (row 40's bug).
   public var dimensions: [Int] {
     if Thread.isMainThread { return [width, height] }
     return lock.withLock { [width, height] }

@@ -1,5 +1,5 @@
-// Written for racecheck, not ported from the posts: row 34.
-// No bug (row 34): the store keeps its entries in a `Synchronization.Mutex` and every read and
+// Written for racecheck, not ported from the posts: row 37.
+// No bug (row 37): the store keeps its entries in a `Synchronization.Mutex` and every read and
 // write runs inside `withLock`, and it counts its writes in an `Atomic`. Thread Sanitizer must
 // see the mutex's and the atomic's orders and report nothing.
 

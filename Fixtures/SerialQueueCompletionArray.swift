@@ -1,5 +1,5 @@
-// Written for racecheck, not ported from the posts: row 35.
-// No bug (row 35): reads run `sync` and writes `async` on one serial queue, and each write
+// Written for racecheck, not ported from the posts: row 38.
+// No bug (row 38): reads run `sync` and writes `async` on one serial queue, and each write
 // calls its completion handler from inside its block, once it has taken effect. Checked with
 // `completing:` operations, whose waits are racecheck's own: none of its memory may be
 // reported as the class's.

@@ -1,5 +1,5 @@
-// Written for racecheck, not ported from the posts: row 36.
-// No bug (row 36): a dictionary on one serial queue, read with `sync` and written with
+// Written for racecheck, not ported from the posts: row 39.
+// No bug (row 39): a dictionary on one serial queue, read with `sync` and written with
 // `async` (the queue runs blocks in the order they were submitted), whose `shallowCopy`
 // returns the dictionary from `queue.sync { storage }`: the copy shares the storage until a
 // write, and a write's copy-on-write is ordered after the read by the queue.

@@ -444,62 +444,33 @@ RC_NOT_SANITIZED void rc_sanitizer_access(void *address, bool modify, void *pc) 
 
 /* MARK: Synchronization.Mutex */
 
-#if RC_SANITIZER
 /* `Synchronization.Mutex` locks and unlocks inline with an atomic compare-and-exchange, which
  * the sanitizer sees in the caller's code. Under contention it calls into the library (built
  * without the sanitizer), where the kernel hands the lock over (FUTEX_LOCK_PI and
  * FUTEX_UNLOCK_PI): no atomic there tells the sanitizer the unlocking thread's past comes
- * before the locking one's, so every pair of critical sections that met contention looks
- * like a race. The executable's definitions of the library's slow paths come first: they
- * forward to the library and tell the sanitizer the same order, on the mutex's word, which
- * the inline paths' atomics use. Swift passes the handle as `self`: clang's swift_context. */
-#define RC_SWIFTCALL __attribute__((swiftcall))
-#define RC_SWIFT_SELF __attribute__((swift_context))
-#define RC_MUTEX_LOCK_SLOW "$s15Synchronization12_MutexHandleV9_lockSlowyys6UInt32VF"
-#define RC_MUTEX_TRY_LOCK_SLOW "$s15Synchronization12_MutexHandleV12_tryLockSlowSbyF"
-#define RC_MUTEX_UNLOCK_SLOW "$s15Synchronization12_MutexHandleV11_unlockSlowyyF"
-
-RC_SWIFTCALL void rc_mutex_lock_slow(uint32_t self_id, void *RC_SWIFT_SELF handle) __asm__(
-    RC_MUTEX_LOCK_SLOW);
-RC_SWIFTCALL bool rc_mutex_try_lock_slow(void *RC_SWIFT_SELF handle) __asm__(
-    RC_MUTEX_TRY_LOCK_SLOW);
-RC_SWIFTCALL void rc_mutex_unlock_slow(void *RC_SWIFT_SELF handle) __asm__(RC_MUTEX_UNLOCK_SLOW);
-
+ * before the locking one's, so every pair of critical sections that met contention would
+ * look like a race. mutex.c's definitions of the library's slow paths call these around the
+ * library's, on the mutex's word, which the inline paths' atomics use. */
+#if RC_SANITIZER
 static _Atomic uint64_t mutex_handovers;
-
-static void *_Atomic mutex_lock_slow_slot;
-static void *_Atomic mutex_try_lock_slow_slot;
-static void *_Atomic mutex_unlock_slow_slot;
-
-/* The library's definition of `name`, found once into `slot`. */
-RC_NOT_SANITIZED static void *mutex_original(const char *name, void *_Atomic *slot) {
-  void *function = atomic_load_explicit(slot, memory_order_relaxed);
-  return function ? function : rc_resolve(name, slot);
-}
-
-RC_SWIFTCALL void rc_mutex_lock_slow(uint32_t self_id, void *RC_SWIFT_SELF handle) {
-  RC_SWIFTCALL void (*original)(uint32_t, void *RC_SWIFT_SELF) =
-      mutex_original(RC_MUTEX_LOCK_SLOW, &mutex_lock_slow_slot);
-  original(self_id, handle);
-  __tsan_acquire(handle);
-  atomic_fetch_add_explicit(&mutex_handovers, 1, memory_order_relaxed);
-}
-
-RC_SWIFTCALL bool rc_mutex_try_lock_slow(void *RC_SWIFT_SELF handle) {
-  RC_SWIFTCALL bool (*original)(void *RC_SWIFT_SELF) =
-      mutex_original(RC_MUTEX_TRY_LOCK_SLOW, &mutex_try_lock_slow_slot);
-  bool locked = original(handle);
-  if (locked) __tsan_acquire(handle);
-  return locked;
-}
-
-RC_SWIFTCALL void rc_mutex_unlock_slow(void *RC_SWIFT_SELF handle) {
-  RC_SWIFTCALL void (*original)(void *RC_SWIFT_SELF) =
-      mutex_original(RC_MUTEX_UNLOCK_SLOW, &mutex_unlock_slow_slot);
-  __tsan_release(handle);
-  original(handle);
-}
 #endif
+
+void rc_sanitizer_mutex_acquired(void *word) {
+#if RC_SANITIZER
+  __tsan_acquire(word);
+  atomic_fetch_add_explicit(&mutex_handovers, 1, memory_order_relaxed);
+#else
+  (void)word;
+#endif
+}
+
+void rc_sanitizer_mutex_releasing(void *word) {
+#if RC_SANITIZER
+  __tsan_release(word);
+#else
+  (void)word;
+#endif
+}
 
 /* MARK: Swift's reference counts */
 

@@ -261,6 +261,9 @@ static void append_header(rc_record_buffer *buffer, const char *kind, int signal
   append_decimal(buffer, slot);
   append_string(buffer, " operation=");
   append_decimal(buffer, operation);
+  /* A thread-local read: async-signal-safe. It tells racecheck's own code from the subject's. */
+  append_string(buffer, " mode=");
+  append_decimal(buffer, rc_interposer_mode());
   append_string(buffer, " frames=");
   append_decimal(buffer, buffer->frame_count);
   append_string(buffer, "\n");

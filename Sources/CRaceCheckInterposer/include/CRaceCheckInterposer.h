@@ -13,7 +13,8 @@
  *   pthread_mutex_lock, pthread_mutex_trylock, pthread_mutex_unlock,
  *   pthread_rwlock_rdlock, _wrlock, _tryrdlock, _trywrlock, _unlock,
  *   pthread_cond_wait, _timedwait, _signal, _broadcast,
- *   swift_beginAccess, swift_allocObject, swift_allocBox.
+ *   swift_beginAccess, swift_allocObject, swift_allocBox,
+ *   Synchronization's _MutexHandle._lockSlow, _unlockSlow and _tryLockSlow.
  *
  * The static linker exports a definition in an executable that a shared
  * library on the link line refers to, and the dynamic linker then binds that
@@ -91,6 +92,23 @@ typedef enum rc_signal_kind {
   RC_SIGNAL_CONDITION = 2,
 } rc_signal_kind;
 
+/* A call on a Synchronization.Mutex that missed its inlined fast path. */
+typedef enum rc_mutex_operation {
+  RC_MUTEX_LOCK = 0,
+  RC_MUTEX_TRY_LOCK = 1,
+  RC_MUTEX_UNLOCK = 2,
+} rc_mutex_operation;
+
+/* What the scheduler did with it. */
+typedef enum rc_mutex_outcome {
+  /* Nothing: the original slow path runs. */
+  RC_MUTEX_FORWARD = 0,
+  /* The thread holds the Mutex now (a lock or a try that succeeded) or gave it up (an unlock). */
+  RC_MUTEX_TAKEN = 1,
+  /* A try found it held. */
+  RC_MUTEX_BUSY = 2,
+} rc_mutex_outcome;
+
 /* The scheduler's side. Every hook is called on a controlled thread in RC_MODE_SCHEDULER. */
 typedef struct rc_interposer_hooks {
   void *context;
@@ -131,7 +149,25 @@ typedef struct rc_interposer_hooks {
   /* An object of `size` bytes now lives at `address`: earlier accesses there were to another
    * one. `metadata` is its class's, or NULL for a box holding a captured variable. */
   void (*allocated)(void *context, const void *address, uintptr_t size, const void *metadata);
+  /* A Synchronization.Mutex's slow path, `word` its lock word, `thread_id` the id a lock
+   * stores there: models the Mutex when the scheduler knows it, else says to forward. */
+  rc_mutex_outcome (*mutex_slow)(
+      void *context, void *word, rc_mutex_operation operation, uint32_t thread_id);
 } rc_interposer_hooks;
+
+/* What a scheduler keeps in the lock word of a Mutex it models: no thread's id (a Linux thread
+ * id is below 2^22, and the futex bits 30 and 31 are clear), so that every lock, try and unlock
+ * misses its inlined fast path and reaches the interposer. */
+#define RC_MUTEX_POISON 0x3FFFFFFFu
+
+/* The Mutex lock word at `word`, read atomically. */
+uint32_t rc_mutex_word_load(const void *word);
+
+/* Replaces the lock word at `word` by `desired` if it holds `expected`; returns whether it did. */
+bool rc_mutex_word_replace(void *word, uint32_t expected, uint32_t desired);
+
+/* The calling thread's kernel id, which a Mutex it holds keeps in its lock word. */
+uint32_t rc_thread_system_id(void);
 
 /* Makes `hooks` the ones the calling thread's calls go to while it runs code under test;
  * NULL removes them. Each controlled thread installs its own scheduler's, so that two

@@ -182,6 +182,11 @@ void rc_sanitizer_acquire(const void *token);
  * reported only once it runs, and the runner waits for them before it judges an invocation. */
 int64_t rc_sanitizer_pending_blocks(void);
 
+/* A Synchronization.Mutex's contended path took or is about to give back the lock at `word`:
+ * the order the kernel makes, told to the sanitizer (nothing elsewhere). */
+void rc_sanitizer_mutex_acquired(void *word);
+void rc_sanitizer_mutex_releasing(void *word);
+
 /* How many times a Synchronization.Mutex was handed over through its contended path, whose
  * order the interposer told the sanitizer; 0 in a build without it. */
 uint64_t rc_sanitizer_mutex_handovers(void);

@@ -18,7 +18,7 @@
  *
  *   racecheck-crash v1 kind=<crash|stack> signal=<n> code=<n> addr=0x<hex>
  *       pid=<n> tid=<n> thread=<name> scenario=<n> invocation=<n> slot=<n>
- *       operation=<n> frames=<n>
+ *       operation=<n> mode=<n> frames=<n>
  *   pc 0x<hex>                              (one line per frame, frames= lines)
  *   module 0x<pc> 0x<offset> <path>         (zero or one per frame, same order)
  *   end
@@ -38,6 +38,8 @@
  *   slot, operation
  *               the runner-thread slot whose registered tid is this thread and
  *               the index of the operation it had in flight; -1 when none.
+ *   mode        the thread's interposer mode (rc_thread_mode): 1 while it runs
+ *               the scheduler's own code, 2 while it runs code under test.
  *   frames      how many pc lines follow.
  *
  * Frame 0 is the interrupted instruction itself (the faulting one for a
@@ -161,6 +163,23 @@ int rc_current_procedure_names(char *buffer, int capacity);
  * `llvm-symbolizer --obj=<path>`. Returns 0, or -1 when no image holds `pc`.
  */
 int rc_code_image(uintptr_t pc, char *path, int capacity, uintptr_t *offset);
+
+/*
+ * Calls `each` with every name in the executable's symbol table (.symtab, local
+ * symbols included) whose mangled form contains `needle`, demangled when it is a
+ * Swift name, with the address of the variable it names (0 when it names no
+ * variable the executable defines). Returns how many there were, or -1 when the
+ * executable has no symbol table (a stripped binary).
+ */
+int rc_executable_symbols_containing(
+    const char *needle, void (*each)(const char *name, uintptr_t address, void *context),
+    void *context);
+
+/* Whether `address` lies in the executable rather than in a shared library. */
+bool rc_in_executable(const void *address);
+
+/* The demangled form of the Swift symbol `mangled` (malloc'ed, for the caller to free), or NULL. */
+char *rc_demangle(const char *mangled);
 
 /*
  * The identity of the serial executor the Swift concurrency runtime says the

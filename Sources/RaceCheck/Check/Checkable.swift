@@ -25,7 +25,7 @@ protocol SessionCheckable: Checkable {
     progress: ProgressSink?
   ) -> CheckReport
 
-  /// Runs a repro file's scenario again until its failure shows or `timeLimit` runs out.
+  /// Runs a repro file's scenario again, in a child started by `worker` unless it is nil, until its failure shows or `timeLimit` runs out.
   func replay(
     _ repro: Repro, timeLimit: Duration, worker: WorkerCommand?, interruption: Interruption?,
     progress: ProgressSink?

@@ -39,9 +39,10 @@ extension Spec: SessionCheckable {
     if repro.schedule != nil, configuration.schedule == nil {
       configuration.schedule = ScheduleSettings()
     }
-    // Only a failure that ends its process needs a child; the others replay faster here.
-    let child = repro.endsTheProcess ? worker : nil
-    return session(configuration, worker: child, interruption: interruption, progress: progress)
+    // Whatever the failure was, the replayed scenario may now crash or hang instead: with a
+    // worker, it runs in a child as `run` does, even when the run that recorded it did not.
+    if worker != nil { configuration.isolated = true }
+    return session(configuration, worker: worker, interruption: interruption, progress: progress)
       .replay(repro, timeLimit: timeLimit)
   }
 

@@ -26,6 +26,9 @@ public struct Target: Sendable {
     SanitizerRaceLog.isActive ? sanitizerExpectation ?? expectation : expectation
   }
 
+  /// The verdict schedule mode expects: ``scheduleExpectation``, else ``expectation``.
+  public var scheduleModeExpectation: Expectation? { scheduleExpectation ?? expectation }
+
   /// Checks the target, in a child started by `worker` when the spec can run in one, else in this process.
   package func check(
     _ configuration: Configuration, worker: WorkerCommand?, interruption: Interruption? = nil,
@@ -38,7 +41,7 @@ public struct Target: Sendable {
       configuration, worker: worker, interruption: interruption, progress: progress)
   }
 
-  /// Replays `repro`, in a child started by `worker` when its failure ends the process.
+  /// Replays `repro`, in a child started by `worker` unless it is nil, so that a crash or a hang of any replay is reported.
   package func replay(
     _ repro: Repro, timeLimit: Duration = .seconds(30), worker: WorkerCommand?,
     interruption: Interruption? = nil, progress: ProgressSink? = nil

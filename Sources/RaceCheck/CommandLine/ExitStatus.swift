@@ -17,7 +17,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
   case usage = 64
   /// A repro file is missing, malformed, truncated or recorded for another target (`EX_DATAERR`).
   case dataError = 65
-  /// racecheck itself failed, for example while encoding its output, or its worker child kept being killed from outside (`EX_SOFTWARE`).
+  /// racecheck itself failed: its own code crashed in the worker child, it could not encode its output, or its child kept being killed from outside (`EX_SOFTWARE`).
   case internalError = 70
   /// A report file asked for (`--junit`, `--html`) could not be written, though the check itself passed (`EX_CANTCREAT`).
   case cannotWriteOutput = 73
@@ -42,7 +42,7 @@ extension ExitStatus {
     case .failed: return .failureFound
     case .inconclusive: return .inconclusive
     case .specError: return .specError
-    case .killedFromOutside: return .internalError
+    case .killedFromOutside, .internalFault: return .internalError
     }
   }
 

@@ -70,7 +70,14 @@ struct RunJSON: Codable {
   var search: SearchSummary
   var scenarios: Int
   var invocations: Int
+  /// The whole check's seconds: the search, and for a failure its shrinking and diagnosis.
   var seconds: JSONNumber
+  /// Seconds from the start until the first failing invocation; null for no failure.
+  ///
+  /// Optional, so that `merge` still reads the documents of versions that did not write it.
+  var secondsToFind: OrNull<JSONNumber>?
+  /// Seconds spent shrinking the failure; null for no failure, or one that was not shrunk.
+  var secondsShrinking: OrNull<JSONNumber>?
   /// The signal that stopped the check, if one did.
   var interruptedBy: OrNull<String>
   /// How the failure showed: `non-linearizable`, `crash`, `hang` or `exit`; null for a pass.
@@ -97,6 +104,8 @@ struct RunJSON: Codable {
   var shard: OrNull<Shard>
   /// The index of the failing scenario in the seed's sequence; null for no failure.
   var scenarioIndex: OrNull<Int>
+  /// racecheck's own crash, which left the check without a verdict (exit status 70); null otherwise.
+  var internalFault: OrNull<InternalFault>
 
   init(_ report: CheckReport) {
     target = report.target
@@ -108,6 +117,8 @@ struct RunJSON: Codable {
     scenarios = report.scenarios
     invocations = report.invocations
     seconds = JSONNumber(report.seconds)
+    secondsToFind = OrNull(report.failure.map { JSONNumber($0.secondsToFind) })
+    secondsShrinking = OrNull(report.failure?.secondsShrinking.map(JSONNumber.init))
     failure = OrNull(report.failure.map(\.kind.rawValue))
     diagnosis = OrNull(report.failure?.diagnosis)
     scenario = OrNull(report.failure?.scenario)
@@ -122,6 +133,7 @@ struct RunJSON: Codable {
     specError = OrNull(report.specError?.message)
     shard = OrNull(report.configuration.shard)
     scenarioIndex = OrNull(report.failure?.scenarioIndex)
+    internalFault = OrNull(report.internalFault)
   }
 }
 

@@ -24,6 +24,8 @@ package enum UsageError: Error, Hashable, Sendable, CustomStringConvertible {
   case unknownTarget(String, known: [String], suggestion: String?)
   /// `bench` in a program that was given no benchmark plan.
   case noBenchmarkPlan
+  /// `demo` in a program none of whose targets has an expected verdict to compare with.
+  case noExpectations
 
   package var description: String {
     switch self {
@@ -53,6 +55,9 @@ package enum UsageError: Error, Hashable, Sendable, CustomStringConvertible {
       return "unknown target '\(name)'" + Self.didYouMean(suggestion) + "; " + list
     case .noBenchmarkPlan:
       return "'bench' needs a benchmark plan, and this program was given none"
+    case .noExpectations:
+      return "'demo' compares targets with their expected verdicts, and no target of this program "
+        + "has one: give them with Target(spec, expectation: .pass) or .fail(…), or check one with 'run'"
     }
   }
 
@@ -60,6 +65,7 @@ package enum UsageError: Error, Hashable, Sendable, CustomStringConvertible {
   var command: String? {
     switch self {
     case .unknownCommand, .noBenchmarkPlan, .unknownTarget: return nil
+    case .noExpectations: return "demo"
     case .unknownOption(_, let command, _), .unexpectedArgument(_, let command): return command
     case .missingValue(_, _, let command), .unexpectedValue(_, let command),
       .invalidValue(_, _, _, let command), .repeatedOption(_, let command),

@@ -2,7 +2,7 @@
 ///
 /// The last rule, after every specific one: when the minimized scenario has no
 /// linearization with its threads running together, and never fails with the same calls
-/// made one thread after another, the operations are not atomic with respect to each
+/// made one after another, in any order the threads allow (see ``SequentialFailure``), the operations are not atomic with respect to each
 /// other, which is what an unsynchronized access to shared state looks like from outside.
 ///
 /// Only for the collection models, whose every vocabulary operation is one primitive step
@@ -17,14 +17,15 @@ enum ConcurrentOnlyFailure {
       && spec.mapsToVocabulary(scenario.allCalls)
   }
 
-  /// The diagnosis, given how many invocations of the scenario with its threads in turn all passed.
-  static func diagnosis(passingInTurn invocations: Int) -> Diagnosis {
-    Diagnosis(
+  /// The diagnosis, given how many invocations of the calls made one after another, in how many orders, all passed.
+  static func diagnosis(passing invocations: Int, orders: Int) -> Diagnosis {
+    let inOrders = orders == 1 ? "" : " (in each of the \(orders) orders the threads allow)"
+    return Diagnosis(
       .dataRace,
       evidence:
         "the results have no linearization when the threads run together, and all \(invocations) "
-        + "invocations with the same calls made one thread after another pass: the operations touch "
-        + "shared state without synchronization")
+        + "invocations with the same calls made one after another\(inOrders) pass: the "
+        + "operations touch shared state without synchronization")
   }
 
   /// The scenario with its parallel part made sequential: each thread's calls in turn, first to last.

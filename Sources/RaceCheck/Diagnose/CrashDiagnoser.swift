@@ -11,12 +11,19 @@ struct CrashDiagnoser {
   let arrayAfter: ([Scenario.Call]) -> [Value]?
   /// Whether the scenario, run with its threads one after another, crashes too; nil when unknown.
   let crashesSequentially: () -> Bool?
-  /// A call of the spec's vocabulary `append`, with an argument its generator draws; nil when the spec has none.
-  var append: Scenario.Call? = nil
+  /// A call of the spec that its model says makes the array non-empty (see ``IndexGuardProbe/fillingCall(of:)``); nil when none does.
+  var fillingCall: Scenario.Call? = nil
   /// Whether the spec's `get` traps out of range by contract (``Operation/requires(_:)``), so that no guard of its is in question.
   var getTrapsByContract = false
   /// Runs a scenario of one thread in a fresh child and says how it ended; nil when it could not run.
-  var runAlone: (Scenario) -> IndexGuardProbe.Run? = { _ in nil }
+  ///
+  /// It runs the scenario `invocations` times, then once more in the same child: a block the
+  /// calls submitted may trap after they returned, and its death comes back then.
+  var runAlone: (_ scenario: Scenario, _ invocations: Int) -> IndexGuardProbe.Run? = { _, _ in
+    nil
+  }
+  /// The invocations of a call made alone to see whether it submits a trapping block: a block runs when a worker thread gets to it, so many give it time.
+  static let blockProbeInvocations = 200
 
   static let indexTraps = ["out of range", "Index out of bounds"]
   static let indexedWrites: Set<String> = ["insert", "remove", "replace"]
@@ -63,19 +70,62 @@ struct CrashDiagnoser {
     guard evidence.functions.contains(where: { $0.contains("__DISPATCH_WAIT_FOR_QUEUE__") }) else {
       return nil
     }
-    let call = crashingCall.map { " in \($0)" } ?? ""
     return Diagnosis(
       .syncOnCurrentQueue,
       evidence:
-        "libdispatch trapped in __DISPATCH_WAIT_FOR_QUEUE__\(call): a queue.sync onto the queue the thread "
-        + "was already running on, which deadlocks (Linux's libdispatch traps instead)")
+        "libdispatch trapped in __DISPATCH_WAIT_FOR_QUEUE__\(trapSite): a queue.sync onto the queue the "
+        + "thread was already running on, which deadlocks (Linux's libdispatch traps instead)")
+  }
+
+  /// Where the trap was: the call on a runner thread, or the block on a thread racecheck did not start.
+  ///
+  /// A block that runs on a dispatch worker was submitted by some call that may have
+  /// returned long before; the calls in flight then are other threads' calls, so none is
+  /// named unless an experiment proves it (see ``blockSubmitters(of:)``). The block is
+  /// named by its outermost closure on the stack.
+  private var trapSite: String {
+    if evidence.runnerThread != nil { return crashingCall.map { " in \($0)" } ?? "" }
+    let closure = evidence.functions.last { $0.contains("closure #") }
+    let block = closure.map { " (\($0))" } ?? ""
+    let thread = evidence.threadName.map { "thread '\($0)'" } ?? "a thread"
+    let site = " in a block\(block) on \(thread), which racecheck did not start"
+    let submitters = closure.map(blockSubmitters) ?? []
+    guard let first = submitters.first else {
+      return site + ", so no call in flight made it and the call that submitted it is not proven"
+    }
+    let which = submitters.count == 1 ? "\(first)" : "one of \(Self.list(submitters))"
+    return site + ", submitted by \(which): made alone on one thread, "
+      + (submitters.count == 1 ? "it traps" : "each traps") + " the same way in that block"
+  }
+
+  /// The distinct calls of the scenario that, each made alone on one thread from a fresh subject, trap in a block with `closure` on its stack, on a thread racecheck did not start.
+  ///
+  /// Such a call submitted that block: nothing else ran. A call that needs state the calls
+  /// before it made does not trap alone and is not named.
+  private func blockSubmitters(of closure: String) -> [Scenario.Call] {
+    var tried = Set<Scenario.Call>()
+    return scenario.allCalls.filter { call in
+      guard tried.insert(call).inserted,
+        case .failed(.death(let crash))? = runAlone(
+          Scenario(initial: [call]), Self.blockProbeInvocations)
+      else { return false }
+      return crash.kind == .crash && crash.runnerThread == nil && crash.functions.contains(closure)
+        && crash.functions.contains { $0.contains("__DISPATCH_WAIT_FOR_QUEUE__") }
+    }
+  }
+
+  /// `a, b and c`.
+  private static func list(_ calls: [Scenario.Call]) -> String {
+    let names = calls.map(\.description)
+    guard let last = names.last, names.count > 1 else { return names.joined() }
+    return names.dropLast().joined(separator: ", ") + " and " + last
   }
 
   /// A read that trapped on its own thread on an index the model says is out of range, on an empty array, with what the index probe showed.
   struct EmptyArrayReadTrap {
     /// The read.
     var call: Scenario.Call
-    /// The probe run, or nil when the spec has no append that makes the array non-empty.
+    /// The probe run, or nil when no operation of the spec makes the array non-empty.
     var probe: IndexGuardProbe?
     /// What the probe showed.
     var finding: IndexGuardProbe.Finding
@@ -87,11 +137,12 @@ struct CrashDiagnoser {
       let call = crashingCall, call.operation == "get", let index = call.arguments.first?.intValue,
       let elements = arrayAfter(sequentialPrefix(before: point)), elements.isEmpty
     else { return nil }
-    guard let append,
-      let probe = IndexGuardProbe(trappingAt: index, append: append, arrayAfter: arrayAfter)
+    guard let fillingCall,
+      let probe = IndexGuardProbe(trappingAt: index, filling: fillingCall, arrayAfter: arrayAfter)
     else { return EmptyArrayReadTrap(call: call, probe: nil, finding: .inconclusive) }
     return EmptyArrayReadTrap(
-      call: call, probe: probe, finding: probe.finding(of: runAlone(probe.scenario)))
+      call: call, probe: probe,
+      finding: probe.finding(of: runAlone(probe.scenario, IndexGuardProbe.invocations)))
   }
 
   /// The read trap on an empty array, where a read past the end of a non-empty array returns nil: the unsigned guard wraps at count 0 only.
@@ -121,8 +172,9 @@ struct CrashDiagnoser {
         + "not an unsigned guard, which fails at count 0 only"
     case (_, nil):
       why =
-        "; the spec has no append to make the array non-empty, so a read that checks no index cannot be "
-        + "told from an unsigned guard index <= count - 1, which fails at count 0 only"
+        "; no operation of the spec makes the array non-empty, as its model says from the initial "
+        + "state, so a read that checks no index cannot be told from an unsigned guard "
+        + "index <= count - 1, which fails at count 0 only"
     case (_, let probe?):
       why =
         "; \(probe) neither returned nil nor trapped on its index, so a read that "
@@ -295,8 +347,9 @@ struct CrashDiagnoser {
     return evidence.inFlight.compactMap(index(of:)).min()
   }
 
+  /// The call the crashing runner thread had in flight; nil on a thread racecheck did not start, where the calls in flight are other threads'.
   private var crashingCall: Scenario.Call? {
-    guard let thread = evidence.runnerThread else { return evidence.inFlight.first?.call }
+    guard let thread = evidence.runnerThread else { return nil }
     return evidence.inFlight.first { $0.thread == thread }?.call
   }
 

@@ -3,8 +3,8 @@
 /// A guard `index <= count - 1` in unsigned arithmetic wraps only at count 0; at any
 /// other count it rejects an index out of range, so the read returns nil. A read that
 /// checks no index traps past the end of any array, as on an empty one. The probe runs
-/// on one thread, from a fresh subject: an append, then a read at an index out of range
-/// for the array the append leaves.
+/// on one thread, from a fresh subject: a call that fills the array (an append), then a
+/// read at an index out of range for the array that call leaves.
 struct IndexGuardProbe: CustomStringConvertible {
   /// How a run of the probe's scenario ended.
   enum Run {
@@ -28,42 +28,49 @@ struct IndexGuardProbe: CustomStringConvertible {
   static let invocations = 5
 
   /// The call that makes the array non-empty.
-  let append: Scenario.Call
+  let filling: Scenario.Call
   /// The read past the end.
   let read: Scenario.Call
-  /// The number of elements the model holds after the append.
+  /// The number of elements the model holds after the filling call.
   let elements: Int
 
-  /// The probe for a trapping read `get(index)`, or nil when `append` does not leave the model's array non-empty.
+  /// The probe for a trapping read `get(index)`, or nil when `filling` does not leave the model's array non-empty.
   ///
-  /// The read keeps the trapping index when it is out of range after the append too, so
+  /// The read keeps the trapping index when it is out of range after the filling call too, so
   /// that only the array's count differs; otherwise it reads at `count`.
-  init?(trappingAt index: Int, append: Scenario.Call, arrayAfter: ([Scenario.Call]) -> [Value]?) {
-    guard let elements = arrayAfter([append])?.count, elements > 0 else { return nil }
-    self.append = append
+  init?(
+    trappingAt index: Int, filling: Scenario.Call, arrayAfter: ([Scenario.Call]) -> [Value]?
+  ) {
+    guard let elements = arrayAfter([filling])?.count, elements > 0 else { return nil }
+    self.filling = filling
     self.elements = elements
     read = Scenario.Call("get", [.int(index >= elements ? index : elements)])
   }
 
-  /// A call of `spec`'s `append`, with the argument its generator draws first; nil unless it is the array model's own append.
+  /// A call of `spec` that its model says leaves the array non-empty from the initial state, with the arguments its generators draw first; nil when none does.
   ///
-  /// An operation with its own model closure may do anything; only the vocabulary's
-  /// `append` is known to make the array one element longer.
-  static func append<Subject, Model>(of spec: Spec<Subject, Model>) -> Scenario.Call? {
-    guard spec.model is ArrayModel, let operation = spec.operation(named: "append"),
-      operation.mapsToVocabulary
-    else { return nil }
-    var random = SplitMix64(seed: 0)
-    return Scenario.Call("append", operation.generators.map { $0.draw(&random, 1) })
+  /// What each operation does to the model decides, whether it is the vocabulary's or
+  /// its own model closure's: an `append` with its own model, or an `appendContentsOf`,
+  /// fills the array as well. An operation named `append` is tried first, so that the
+  /// probe reads as the user expects.
+  static func fillingCall<Subject, Model>(of spec: Spec<Subject, Model>) -> Scenario.Call? {
+    guard spec.model is ArrayModel else { return nil }
+    let appends = spec.operations.filter { $0.name == "append" }
+    for operation in appends + spec.operations.filter({ $0.name != "append" }) {
+      var random = SplitMix64(seed: 0)
+      let call = Scenario.Call(operation.name, operation.generators.map { $0.draw(&random, 1) })
+      if let elements = spec.arrayElements(after: [call]), !elements.isEmpty { return call }
+    }
+    return nil
   }
 
   /// The probe as evidence says it: `get(1) after append(0), past the end of an array of 1 element`.
   var description: String {
-    "\(read) after \(append), past the end of an array of \(elements) element\(elements == 1 ? "" : "s")"
+    "\(read) after \(filling), past the end of an array of \(elements) element\(elements == 1 ? "" : "s")"
   }
 
-  /// The scenario to run: the append, then the read, on one thread.
-  var scenario: Scenario { Scenario(initial: [append, read]) }
+  /// The scenario to run: the filling call, then the read, on one thread.
+  var scenario: Scenario { Scenario(initial: [filling, read]) }
 
   /// What `run` shows of the guard; nil means the probe could not run.
   func finding(of run: Run?) -> Finding {

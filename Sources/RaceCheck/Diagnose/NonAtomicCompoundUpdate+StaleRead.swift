@@ -12,13 +12,14 @@ extension NonAtomicCompoundUpdate {
   /// what it writes is overwritten. Each half takes effect between the update's call and
   /// its return, the read first. The write changes what the update's model closure
   /// changes in the state it read: the entries of an object state that differ (a
-  /// dictionary's keys), or the whole state of a model that is not a ``HistoryModel``.
-  /// A built-in model with another shape of state is not tried.
-  static func staleReads<Subject, Model>(
-    _ history: History, spec: Spec<Subject, Model>, racing: [Int],
+  /// dictionary's keys), or the whole state of a model whose state is one integer (a
+  /// counter) or that is not a ``HistoryModel``. A built-in model with another shape of
+  /// state is not tried.
+  static func staleReads<Model: Hashable>(
+    _ history: History, initial: Model, racing: [Int],
     step: @escaping (inout Model, History.Entry) -> Value?
   ) -> (split: [Int], order: [Int], history: History)? {
-    guard let patch = patcher(for: spec.model) else { return nil }
+    guard let patch = patcher(for: initial) else { return nil }
     let entries = history.entries
     for count in 1...maximumLost {
       for split in combinations(of: racing, count: count) {
@@ -52,7 +53,7 @@ extension NonAtomicCompoundUpdate {
           state.model = patch(state.model, read, written)
           return .null
         }
-        if let order = hypothesis.witness(for: halves, from: StaleState(model: spec.model)) {
+        if let order = hypothesis.witness(for: halves, from: StaleState(model: initial)) {
           return (split, order, halves)
         }
       }
@@ -71,6 +72,8 @@ extension NonAtomicCompoundUpdate {
   private static func objectPatcher<Model: HistoryModel>(for model: Model) -> (
     (Any, Any, Any) -> Any
   )? {
+    // A stale write of a single number stores the whole of it.
+    if case .int = model.state { return { _, _, written in written } }
     guard case .object = model.state else { return nil }
     return { current, read, written in
       let current = current as! Model

@@ -2,9 +2,11 @@
 ///
 /// Two kinds of operation are read-modify-writes: a counter's `increment` and `add`, by
 /// the counter's contract, and an operation a spec gives its own model closure, which
-/// may make several calls into the subject (`set(get(k) + 1, k)`). The hypothesis is the
+/// may make several calls into the subject (`set(get(k) + 1, k)`). The hypotheses are the
 /// same for both: dropping the effect of one or two of them that overlapped another
-/// update makes the history linearizable, as a write computed from a stale read does.
+/// update makes the history linearizable, as a write computed from a stale read does, or,
+/// when the stale write overwrote another update (an increment over a `set`), splitting
+/// them into a read and a later write computed from it does.
 enum NonAtomicCompoundUpdate {
   static let compoundUpdates: Set<String> = ["increment", "add"]
   static let updates: Set<String> = ["increment", "add", "set"]
@@ -21,7 +23,14 @@ enum NonAtomicCompoundUpdate {
     guard
       let (lost, order) = lostUpdates(
         history, racing: racing, initial: initial, step: CounterModel.correctStep)
-    else { return nil }
+    else {
+      // An increment that overwrote a `set` from its stale read loses the set, not itself.
+      return staleReads(history, initial: initial, racing: racing, step: CounterModel.correctStep)
+        .map {
+          staleReadDiagnosis(
+            $0.split, of: history, writes: updates, atomicParts: "each read and write")
+        }
+    }
     let first = entries[lost[0]]
     let rival = rival(of: first, in: entries, isUpdate: { updates.contains($0.call.operation) })
     let correct = Hypothesis<CounterModel>(step: CounterModel.correctStep)
@@ -54,8 +63,10 @@ enum NonAtomicCompoundUpdate {
     guard
       let (lost, order) = lostUpdates(history, racing: racing, initial: spec.model, step: step)
     else {
-      return staleReads(history, spec: spec, racing: racing, step: step).map {
-        staleReadDiagnosis($0.split, of: history, writes: writes)
+      return staleReads(history, initial: spec.model, racing: racing, step: step).map {
+        staleReadDiagnosis(
+          $0.split, of: history, writes: writes,
+          atomicParts: "each call \(history.entries[$0.split[0]].call.operation) makes")
       }
     }
     let first = entries[lost[0]]
@@ -75,9 +86,9 @@ enum NonAtomicCompoundUpdate {
   }
 
   /// The diagnosis of updates that wrote from a stale read: which update overlapped which, and why.
-  private static func staleReadDiagnosis(_ split: [Int], of history: History, writes: Set<String>)
-    -> Diagnosis
-  {
+  private static func staleReadDiagnosis(
+    _ split: [Int], of history: History, writes: Set<String>, atomicParts: String
+  ) -> Diagnosis {
     let entries = history.entries
     let first = entries[split[0]]
     let rival = rival(of: first, in: entries, isUpdate: { writes.contains($0.call.operation) })
@@ -88,7 +99,7 @@ enum NonAtomicCompoundUpdate {
         "\(first.call) on thread \(first.process) overlapped \(rival.call) on thread \(rival.process): "
         + "the history is explained only if \(first.call) read the state, another update took "
         + "effect, and then \(updates) overwrote it with a value computed from the stale read, "
-        + "because each call \(first.call.operation) makes is atomic but the read-modify-write made of them is not"
+        + "because \(atomicParts) is atomic but the read-modify-write made of them is not"
     )
   }
 

@@ -35,6 +35,27 @@ struct ChildDeath {
     return signal
   }
 
+  /// racecheck's own crash, when the death proves one: never a verdict on the code under test.
+  ///
+  /// Proven, not guessed: the crashing thread was in the scheduler's mode (running a hook's
+  /// bookkeeping, not code under test), and the innermost frame of its stack outside the
+  /// Swift runtime and the C library is racecheck's. A subject's `deinit` that the scheduler's
+  /// release of a block runs, say, has a user frame innermost and stays the subject's.
+  func internalFault() -> InternalFault? {
+    guard !hung, let crash = crashRecord, crash.ranScheduler else { return nil }
+    let stack = Symbolizer().symbolize(crash.frames, firstFrameIsFault: true)
+    guard
+      let innermost = stack.frames.first(where: { $0.kind != .runtime && $0.kind != .system }),
+      innermost.kind == .raceCheck
+    else { return nil }
+    return InternalFault(
+      signal: crash.signalName,
+      message: stack.failureMessage ?? Self.fatalErrorMessage(in: standardError),
+      // racecheck's frames are the point here: nothing is folded.
+      function: innermost.function ?? innermost.symbol, stack: stack.render(fold: false),
+      scenario: snapshot.scenario ?? crash.scenario)
+  }
+
   /// What the report shows of the death while the child ran `scenario`.
   func evidence(of scenario: Scenario) -> CrashEvidence {
     let calls = scenario.allCalls

@@ -1,3 +1,5 @@
+import CRaceCheckInterposer
+
 /// Reading records back from the text a child wrote, however much of it arrived.
 ///
 /// The format is documented in `CRaceCheckSupport.h`: a `racecheck-crash v1` header line,
@@ -92,7 +94,8 @@ extension CrashRecord {
         processID: values["pid"].flatMap { Int32($0) } ?? 0, threadID: threadID,
         threadName: values["thread"].map { Self.percentDecoded($0) } ?? "",
         scenario: index("scenario"), invocation: index("invocation"), slot: index("slot"),
-        operation: index("operation"))
+        operation: index("operation"),
+        ranScheduler: values["mode"].flatMap { UInt32($0) } == RC_MODE_SCHEDULER.rawValue)
     }
 
     /// Parses `0x`-prefixed hexadecimal.

@@ -39,6 +39,11 @@ package struct CrashRecord: Hashable, Sendable {
   package var slot: Int?
   /// The operation that thread had in flight, or nil between operations.
   package var operation: Int?
+  /// Whether the thread was running the scheduler's own code when it was interrupted, not code under test.
+  ///
+  /// The interposer switches a controlled thread to its scheduler mode for as long as a hook
+  /// runs the scheduler's bookkeeping, so a crash in that mode is racecheck's fault.
+  package var ranScheduler: Bool
   /// The stack, innermost first: frame 0 is the interrupted instruction, the rest return addresses.
   package var frames: [RawFrame]
   /// True when the record was cut short: its `end` line or some of its frames never arrived.
@@ -48,7 +53,8 @@ package struct CrashRecord: Hashable, Sendable {
   package init(
     kind: Kind, signal: Int32, code: Int32 = 0, address: UInt = 0, processID: Int32 = 0,
     threadID: Int32, threadName: String = "", scenario: Int? = nil, invocation: Int? = nil,
-    slot: Int? = nil, operation: Int? = nil, frames: [RawFrame] = [], isTruncated: Bool = false
+    slot: Int? = nil, operation: Int? = nil, ranScheduler: Bool = false, frames: [RawFrame] = [],
+    isTruncated: Bool = false
   ) {
     self.kind = kind
     self.signal = signal
@@ -61,6 +67,7 @@ package struct CrashRecord: Hashable, Sendable {
     self.invocation = invocation
     self.slot = slot
     self.operation = operation
+    self.ranScheduler = ranScheduler
     self.frames = frames
     self.isTruncated = isTruncated
   }

@@ -74,6 +74,7 @@ final class IsolatedRunner: ScenarioRunning {
         {
           throw .workerUnavailable(command.neverStartedMessage)
         }
+        if let fault = death.internalFault() { throw .internalFault(fault) }
         let evidence = death.evidence(of: request.scenario)
         let took = (death.snapshot.invocation ?? 0) + 1
         var failure = ObservedFailure(evidence: .death(evidence), signal: death.signal)

@@ -115,7 +115,7 @@ protocol IsolatedCheckable {
   func makeRunner(_ configuration: Configuration, observer: (any RunObserver)?)
     -> any ScenarioRunning
 
-  /// The array model's elements after `calls` from the initial state, or nil when the model is not an array or a call does not fit.
+  /// The array model's elements after `calls` from the initial state, as the calls' operations change the model, or nil when the model is not an array or a call does not fit or is invalid.
   func arrayElements(after calls: [Scenario.Call]) -> [Value]?
 }
 
@@ -142,11 +142,13 @@ extension Spec: IsolatedCheckable {
   }
 
   func arrayElements(after calls: [Scenario.Call]) -> [Value]? {
-    guard var array = model as? ArrayModel else { return nil }
-    for call in calls {
-      guard let step = try? ArrayModel.step(call.operation, call.arguments) else { return nil }
-      _ = array.apply(step)
-    }
-    return array.elements
+    // Each call's own operation says what it does to the model, its own model closure included.
+    guard model is ArrayModel,
+      calls.allSatisfy({ call in
+        operation(named: call.operation).map { $0.validate(call.arguments) == nil } ?? false
+      }),
+      let state = ModelInterleavings(spec: self).state(after: calls[...], from: model)
+    else { return nil }
+    return (state as? ArrayModel)?.elements
   }
 }

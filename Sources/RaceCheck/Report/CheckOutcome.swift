@@ -10,9 +10,11 @@ public enum CheckOutcome: Sendable, Codable {
   case specError(SpecError)
   /// The worker child kept dying of signals the code under test did not raise, such as SIGKILL from outside.
   case killedFromOutside(signal: Int32, attempts: Int)
+  /// racecheck's own code crashed: a racecheck bug, which says nothing of the code under test.
+  case internalFault(InternalFault)
 }
 
-/// Why a search was cut short before its budget was explored.
+/// Why a search was cut short before its budget was explored, or why what it explored is no pass.
 public enum InconclusiveReason: Sendable, Codable, Hashable, CustomStringConvertible {
   /// The time limit ended the search after `scenarios` of the `planned` scenarios.
   case timeLimit(scenarios: Int, planned: Int)
@@ -22,6 +24,14 @@ public enum InconclusiveReason: Sendable, Codable, Hashable, CustomStringConvert
   case interrupted(signal: Int32)
   /// In `scenarios` scenarios so many invocations trapped where the spec's requirements allow it that their budget was not reached.
   case contractTraps(scenarios: Int, limit: Int)
+  /// Schedule mode: the code synchronized through something the scheduler cannot see, each named.
+  case unseenSynchronization([String])
+
+  /// Whether the search stopped before its budget, rather than ran it all on code it could not fully see.
+  public var cutTheSearchShort: Bool {
+    if case .unseenSynchronization = self { return false }
+    return true
+  }
 
   public var description: String {
     switch self {
@@ -36,6 +46,9 @@ public enum InconclusiveReason: Sendable, Codable, Hashable, CustomStringConvert
       "\(scenarios) scenario\(scenarios == 1 ? "" : "s") stopped after \(limit) invocations trapped "
         + "where the spec's requirements allow it, short of the budget: give the operations "
         + "arguments that are valid more often"
+    case .unseenSynchronization(let names):
+      "schedule mode cannot see the synchronization of \(names.joined(separator: ", ")), "
+        + "so it claims neither a pass nor a data race there: check it in stress mode"
     }
   }
 }

@@ -37,8 +37,7 @@ extension CheckReport {
       failure.failedInvocations > 0
         ? "The minimized scenario raced in \(failure.failedInvocations) of \(failure.invocations) further invocations."
         : "The minimized scenario raced in none of \(failure.invocations) further invocations: a replay runs until it does.",
-      "Seed: \(Configuration.formatSeed(seed)); found in scenario \(failure.scenarioIndex + 1) after "
-        + "\(invocations) invocation\(invocations == 1 ? "" : "s") (\(Self.formatSeconds(seconds)) with shrinking).",
+      "Seed: \(Configuration.formatSeed(seed)); \(timing(of: failure, counting: "invocation")).",
     ]
     lines += interruptionLines
     lines += replayLines(failure)

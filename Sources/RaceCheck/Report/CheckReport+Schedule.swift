@@ -38,8 +38,7 @@ extension CheckReport {
       "Schedule: \(trace.scheduleString)",
       "The minimized scenario failed in \(failure.failedInvocations) of \(failure.invocations) schedules.",
       "Seed: \(Configuration.formatSeed(seed)); \(configuration.schedule?.summary ?? "schedule mode"); "
-        + "found in scenario \(failure.scenarioIndex + 1) after \(invocations) schedule\(invocations == 1 ? "" : "s") "
-        + "(\(Self.formatSeconds(seconds)) with shrinking).",
+        + "\(timing(of: failure, counting: "schedule")).",
     ]
     lines += interruptionLines
     lines += replayLines(failure)

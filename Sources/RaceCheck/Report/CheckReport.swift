@@ -10,7 +10,7 @@ public struct CheckReport: Sendable, Codable {
   public var configuration: Configuration
   /// What the search explored before it stopped.
   public var search: SearchSummary
-  /// Wall-clock seconds, shrinking included.
+  /// Wall-clock seconds of the whole check: the search, and for a failure its shrinking, recount and diagnosis.
   public var seconds: Double
   /// How the check ended.
   public var outcome: CheckOutcome
@@ -37,7 +37,7 @@ public struct CheckReport: Sendable, Codable {
     switch outcome {
     case .passed: .pass
     case .failed: .fail
-    case .inconclusive, .specError, .killedFromOutside: .inconclusive
+    case .inconclusive, .specError, .killedFromOutside, .internalFault: .inconclusive
     }
   }
 
@@ -50,6 +50,12 @@ public struct CheckReport: Sendable, Codable {
   /// The spec's error, when the spec could not run.
   public var specError: SpecError? {
     if case .specError(let error) = outcome { return error }
+    return nil
+  }
+
+  /// racecheck's own crash, when one ended the check.
+  public var internalFault: InternalFault? {
+    if case .internalFault(let fault) = outcome { return fault }
     return nil
   }
 
@@ -97,6 +103,11 @@ public struct FailureReport: Sendable, Codable {
   public var diagnosis: Diagnosis
   /// Seconds from the start of the check until the first failing invocation, before shrinking.
   public var secondsToFind: Double
+  /// Seconds spent shrinking the failure, measuring its rate first included; nil when it was not shrunk.
+  ///
+  /// Seconds, as ``secondsToFind`` and ``CheckReport/seconds`` are, so that the report's
+  /// JSON shape stays one of plain numbers.
+  public var secondsShrinking: Double?
   /// The scenario that failed first, before shrinking.
   public var original: Scenario
   /// The index of that scenario in the run.

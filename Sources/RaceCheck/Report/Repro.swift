@@ -81,7 +81,7 @@ public struct Repro: Hashable, Sendable, Codable {
     return repro
   }
 
-  /// Whether the failure killed the isolated child (a crash, a hang or an early exit), so that a replay must run in one too.
+  /// Whether the failure killed the isolated child (a crash, a hang or an early exit), so that replaying it in this process would end it too.
   public var endsTheProcess: Bool {
     switch failure {
     case .crash, .hang, .exit: true
@@ -90,14 +90,16 @@ public struct Repro: Hashable, Sendable, Codable {
     }
   }
 
-  /// The file's name: the target, the seed and the scenario, then the origin, so that no two origins share a file.
+  /// The file's name: the target, the seed and the scenario, then the mode and the origin, so that no two modes or origins share a file.
   ///
-  /// `LockArray-0x…-3.program-racecheck.json` from a program's command line,
-  /// `LockArray-0x…-3.test-lockArrayInserts-5E2C0A91.json` from a test, whose hexadecimal tag
-  /// is a hash of its identifier (two tests of one name in two suites differ), and
-  /// `LockArray-0x…-3.json` from a check of no origin. Only the origin's part has a dot.
+  /// `LockArray-0x…-3.stress.program-racecheck.json` from a stress run on a program's
+  /// command line, `LockArray-0x…-3.schedule.program-racecheck.json` from a schedule run of
+  /// the same seed (its scenarios are other ones), `LockArray-0x…-3.stress.test-lockArrayInserts-5E2C0A91.json`
+  /// from a test, whose hexadecimal tag is a hash of its identifier (two tests of one name in
+  /// two suites differ), and `LockArray-0x…-3.stress.json` from a check of no origin.
   var fileName: String {
-    let stem = Self.fileNamePart(target) + "-" + seed + "-" + String(scenarioIndex)
+    let stem =
+      Self.fileNamePart(target) + "-" + seed + "-" + String(scenarioIndex) + "." + modeName
     switch configuration.origin {
     case .program(let name):
       return stem + ".program-" + Self.fileNamePart(name) + ".json"
@@ -108,6 +110,11 @@ public struct Repro: Hashable, Sendable, Codable {
     case nil:
       return stem + ".json"
     }
+  }
+
+  /// The mode that found the failure, as the file's name and `--mode` say it.
+  private var modeName: String {
+    configuration.schedule != nil || schedule != nil ? "schedule" : "stress"
   }
 
   /// `text` with every character but letters, digits, `-` and `_` made `_`.

@@ -172,6 +172,7 @@ extension ControlledScheduler {
 
   /// One access to stored state at `address`, as the Swift runtime's exclusivity check announces it.
   fileprivate func access(_ address: UInt, modify: Bool) {
+    if injectedFault == .crashInAccessHook { commitInjectedFault() }
     let me = currentThread()
     let owner = object(at: address)
     let state = variable(
@@ -195,9 +196,102 @@ extension ControlledScheduler {
     for (start, object) in objects where start < end && address < start &+ object.size {
       objects[start] = nil
     }
-    guard let metadata else { return }
-    objects[address] = AllocatedObject(
-      size: size, type: unsafeBitCast(metadata, to: AnyClass.self))
+    // Only a class instance has stored properties to name; a closure's context or a box has none.
+    guard let metadata, let type = ClassLayout.instanceClass(of: metadata) else { return }
+    objects[address] = AllocatedObject(size: size, type: type)
+    let layout = layout(of: type)
+    for unseen in layout.unseenSynchronization { noteUnseen(unseen) }
+    guard !layout.mutexes.isEmpty else { return }
+    // The object is kept until the schedule ends, when its words are given back.
+    mutexOwners.append(
+      Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).retain())
+    for (offset, property) in layout.mutexes {
+      mutexWords[address &+ UInt(offset)] = property
+    }
+  }
+
+  /// The layout of `type`, made once per schedule.
+  private func layout(of type: AnyClass) -> ClassLayout {
+    let id = ObjectIdentifier(type)
+    if let known = layouts[id] { return known }
+    let layout = ClassLayout(type)
+    layouts[id] = layout
+    return layout
+  }
+
+  /// Makes every free Mutex the scheduler models miss its fast paths.
+  ///
+  /// A word is poisoned only while it is 0, free: a new object's initializer writes 0 after its
+  /// allocation, so this runs at every scheduling point, when no thread is inside a fast path.
+  func poisonMutexes() {
+    for word in mutexWords.keys {
+      _ = rc_mutex_word_replace(UnsafeMutableRawPointer(bitPattern: word), 0, RC_MUTEX_POISON)
+    }
+  }
+
+  /// Notes each global Mutex a controlled thread holds now: it orders what the scheduler never sees.
+  ///
+  /// Its inlined lock stores the holder's thread id in its word, and no call shows it; a
+  /// thread running under it at a scheduling point is how the scheduler learns of it.
+  func noteGlobalMutexesHeld() {
+    guard let globals = SynchronizationSymbols.executable?.globalMutexes, !globals.isEmpty else {
+      return
+    }
+    // The word's owner bits (the kernel's FUTEX_TID_MASK), without its waiters flags.
+    let ownerBits: UInt32 = 0x3FFF_FFFF
+    for global in globals {
+      let holder = rc_mutex_word_load(UnsafeRawPointer(bitPattern: global.address)) & ownerBits
+      if holder != 0, threads.contains(where: { $0.systemID == holder }) {
+        noteUnseen("the global Mutex '\(global.name)'")
+      }
+    }
+  }
+
+  /// Gives the modelled Mutexes back their free word once the schedule has ended, and their objects.
+  func releaseMutexes() {
+    for word in mutexWords.keys {
+      _ = rc_mutex_word_replace(UnsafeMutableRawPointer(bitPattern: word), RC_MUTEX_POISON, 0)
+    }
+    mutexWords = [:]
+    for owner in mutexOwners { owner.release() }
+    mutexOwners = []
+  }
+
+  /// A Mutex's slow path: a lock, try or unlock of a modelled Mutex, or a lock of one the scheduler does not see.
+  fileprivate func mutexSlow(
+    _ word: UInt, _ operation: rc_mutex_operation, threadID: UInt32
+  ) -> rc_mutex_outcome {
+    let pointer = UnsafeMutableRawPointer(bitPattern: word)
+    if let property = mutexWords[word], rc_mutex_word_load(pointer) == RC_MUTEX_POISON {
+      let lock = state(ofLock: word, kind: "mutex", label: property)
+      switch operation {
+      case RC_MUTEX_LOCK:
+        acquire(lock, recursive: false)
+        return RC_MUTEX_TAKEN
+      case RC_MUTEX_TRY_LOCK:
+        return tryAcquire(lock, recursive: false) ? RC_MUTEX_TAKEN : RC_MUTEX_BUSY
+      default:
+        release(lock)
+        return RC_MUTEX_TAKEN
+      }
+    }
+    // A Mutex outside the objects this schedule allocated (a global, say), held by another
+    // thread: its fast paths order what the scheduler never sees.
+    let global = SynchronizationSymbols.executable?.globalMutexes.first { $0.address == word }
+    // Numbered, not by address: the same seed gives the same trace and report.
+    let name =
+      global.map { "global Mutex '\($0.name)'" }
+      ?? state(ofLock: word, kind: "mutex", label: nil).name
+    noteUnseen(global != nil ? "the \(name)" : "a Mutex outside the objects the schedule made")
+    // Only a lock would wait in the kernel, for a thread the scheduler may have parked.
+    guard operation == RC_MUTEX_LOCK else { return RC_MUTEX_FORWARD }
+    let me = currentThread()
+    while !rc_mutex_word_replace(pointer, 0, threadID) {
+      record(me, "unseen \(name) waits")
+      point(me, waiting: .lockWord(word))
+    }
+    record(me, "unseen \(name) acquire")
+    return RC_MUTEX_TAKEN
   }
 
   /// The object allocated in this schedule that `address` lies in, with where it starts and its class's layout.
@@ -207,10 +301,7 @@ extension ControlledScheduler {
         address >= $0.key && address < $0.key &+ $0.value.size
       })
     else { return nil }
-    let id = ObjectIdentifier(object.type)
-    let layout = layouts[id] ?? ClassLayout(object.type)
-    layouts[id] = layout
-    return (start, layout)
+    return (start, layout(of: object.type))
   }
 }
 
@@ -272,6 +363,10 @@ final class InterposerHooks: @unchecked Sendable {
         allocated: { context, address, size, metadata in
           InterposerHooks.scheduler(context).allocated(
             UInt(bitPattern: address), size: UInt(size), metadata: metadata)
+        },
+        mutex_slow: { context, word, operation, threadID in
+          InterposerHooks.scheduler(context).mutexSlow(
+            UInt(bitPattern: word), operation, threadID: threadID)
         }))
   }
 

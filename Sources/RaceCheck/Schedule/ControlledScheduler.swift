@@ -27,6 +27,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     case gate(Gate)
     /// A signal of a semaphore, group or condition after its `generation` was `since`; a timed wait may also time out.
     case signal(SignalState, since: Int, timed: Bool)
+    /// The lock word of a Mutex the scheduler does not model, at this address, to be free.
+    case lockWord(UInt)
   }
 
   /// A semaphore, group or condition: how often controlled threads signaled it, and the clock they released.
@@ -54,6 +56,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     var wait: Wait = .none
     var finished = false
     var clock = VectorClock()
+    /// The kernel's id of the thread, which a `Mutex` it holds keeps in its lock word; 0 until it starts.
+    var systemID: UInt32 = 0
     /// The queue blocks this thread is running, innermost last.
     var blocks: [(queue: QueueState, item: QueueItem)] = []
     var locksHeld = 0
@@ -174,6 +178,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
 
   private let strategyBox: StrategyBox
   private let maxSteps: Int
+  /// The fault a racecheck test asked this scheduler to commit in its own code.
+  var injectedFault: ScheduleSettings.InjectedFault?
   /// The calling thread's controlled thread, if it has one: a key made once, because a thread a
   /// deadlocked schedule leaves parked keeps its value for good.
   private static let key: pthread_key_t = {
@@ -202,6 +208,17 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   var objects: [UInt: AllocatedObject] = [:]
   /// The layouts of the classes of ``objects``, made on first use.
   var layouts: [ObjectIdentifier: ClassLayout] = [:]
+  /// The lock words of the Mutexes the scheduler models, by address, with their properties' names.
+  ///
+  /// Each is kept at `RC_MUTEX_POISON` while the schedule runs (see ``point(_:waiting:)``).
+  var mutexWords: [UInt: String] = [:]
+  /// The objects holding ``mutexWords``, kept alive so that the scheduler never writes to freed memory.
+  var mutexOwners: [Unmanaged<AnyObject>] = []
+  /// What the code under test synchronizes through that the scheduler cannot see, in the order found.
+  ///
+  /// Accesses that it may order are not reported as races: vector clocks without those
+  /// edges would accuse correct code.
+  private(set) var unseenSynchronization: [String] = []
   /// The primitives' objects, kept alive so that no other object takes an address while the schedule runs.
   private var retained: [UInt: AnyObject] = [:]
   private var nameCounts: [String: Int] = [:]
@@ -248,6 +265,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       body: body)
     root.semaphore.signal()
     done.wait()
+    releaseMutexes()
     strategyBox.strategy.endSchedule(steps: choices.count)
     return true
   }
@@ -277,6 +295,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       // The kernel keeps 15 bytes of a name, and a crash report shows that name.
       if !onMainThread { _ = rc_set_thread_name("rc-sched-\(controlled.id)") }
       pthread_setspecific(key, Unmanaged.passUnretained(controlled).toOpaque())
+      controlled.systemID = rc_thread_system_id()
       // The scheduler's own code; the code under test runs in subject mode (see `asSubject`).
       _ = rc_interposer_set_mode(RC_MODE_SCHEDULER)
       hooks.install()
@@ -322,6 +341,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   /// A scheduling point: `me` waits for `wait`, the strategy picks a thread, and `me` returns once picked.
   func point(_ me: ControlledThread, waiting wait: Wait = .none) {
     me.wait = wait
+    poisonMutexes()
+    noteGlobalMutexesHeld()
     guard choices.count < maxSteps else {
       cutOff = true
       end()
@@ -383,6 +404,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     case .join(let ids): return ids.allSatisfy { threads[$0].finished }
     case .gate(let gate): return gate.isOpen
     case .signal(let state, let since, let timed): return timed || state.generation > since
+    case .lockWord(let word): return rc_mutex_word_load(UnsafeRawPointer(bitPattern: word)) == 0
     }
   }
 
@@ -405,6 +427,9 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     case .gate: what = "for the init part to finish"
     case .signal(let state, _, let timed):
       what = "for a signal of \(state.name)" + (timed ? " (or its timeout)" : "")
+    case .lockWord(let word):
+      what =
+        "for a Mutex at 0x\(String(word, radix: 16)), which code the scheduler does not see holds"
     case .join(let ids):
       what =
         "for \(ids.filter { !threads[$0].finished }.map { threads[$0].name }.joined(separator: ", ")) to finish"
@@ -681,6 +706,13 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     record(me, "\(state.name) release")
   }
 
+  /// Notes synchronization the scheduler cannot see, and drops a race found so far: it may have ordered it.
+  func noteUnseen(_ synchronization: String) {
+    guard !unseenSynchronization.contains(synchronization) else { return }
+    unseenSynchronization.append(synchronization)
+    race = nil
+  }
+
   // MARK: Atomics and cells
 
   func yield(label: String) {
@@ -767,7 +799,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     let access = Access(
       thread: me.id, epoch: me.clock[me.id], activity: me.activity, step: step, kind: kind,
       context: context(of: me), block: me.blocks.last.map { ($0.item, $0.queue) })
-    if race == nil {
+    if race == nil, unseenSynchronization.isEmpty {
       var conflicts = cell.lastWrite.map { [$0] } ?? []
       if kind != .read { conflicts += cell.reads.values.sorted { $0.step < $1.step } }
       // A conflict counts when nothing orders it before this access and its operation or

@@ -20,6 +20,8 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
     var findings: [Finding]
     var readsAfterLeaving: [ControlledScheduler.ReadAfterLeaving]
     var error: (call: Int, error: any Error)?
+    /// What the code synchronized through that the scheduler could not see (``ControlledScheduler/unseenSynchronization``).
+    var unseenSynchronization: [String]
     /// The name of the stored property or cell at an address the schedule accessed, if it has one.
     var nameOfCell: (UInt) -> String?
   }
@@ -74,6 +76,7 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
   /// Runs schedule `index`, or returns nil when the strategy has no schedule left.
   func run(schedule index: Int) -> Outcome? {
     let scheduler = ControlledScheduler(strategy: strategy, maxSteps: settings.maxSteps)
+    scheduler.injectedFault = settings.injectedFault
     if index == tracedSchedule, let observer {
       scheduler.traceObserver = { observer.traced($0) }
     }
@@ -87,7 +90,8 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
       index: index, record: state.record, returned: state.returned, trace: scheduler.trace,
       race: scheduler.race, deadlock: scheduler.deadlock, cutOff: scheduler.cutOff,
       findings: scheduler.findings, readsAfterLeaving: scheduler.readsAfterLeaving,
-      error: state.error, nameOfCell: { [scheduler] in scheduler.variables[$0]?.name })
+      error: state.error, unseenSynchronization: scheduler.unseenSynchronization,
+      nameOfCell: { [scheduler] in scheduler.variables[$0]?.name })
   }
 
   /// What the controlled threads of one schedule record; only the running thread touches it.

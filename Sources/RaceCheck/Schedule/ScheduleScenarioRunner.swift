@@ -70,6 +70,7 @@ final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>: Scenari
       }
       result.invocations += 1
       result.overlappingInvocations += 1
+      result.noteUnseen(outcome.unseenSynchronization)
       if request.replaying != nil { result.replayedTrace = outcome.trace }
       if let (call, error) = outcome.error {
         throw .operationThrew(

@@ -26,6 +26,8 @@ public struct ScheduleSettings: Hashable, Sendable, Codable {
   public var schedulesPerScenario: Int
   /// The most scheduling points in one schedule; a schedule that needs more is cut off as a livelock.
   public var maxSteps: Int
+  /// A fault racecheck's own tests make the scheduler commit (``InjectedFault``); nil otherwise.
+  package var injectedFault: InjectedFault? = nil
 
   /// Creates settings; the defaults are a random walk of 50 schedules per scenario.
   public init(

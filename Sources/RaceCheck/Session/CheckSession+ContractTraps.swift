@@ -20,6 +20,7 @@ extension CheckSession {
       total.chanceOfNewResults = max(total.chanceOfNewResults, result.chanceOfNewResults)
       total.failures += result.failures
       total.capped = total.capped || result.capped
+      total.noteUnseen(result.unseenSynchronization)
       total.divergence = result.divergence
       total.replayedTrace = result.replayedTrace
       guard let failure = result.failure, isContractTrap(failure, of: request.scenario) else {

@@ -39,13 +39,29 @@ extension CheckSession {
           escapedReads: failure.schedule?.escapedReads ?? [])
       }
     }
-    if diagnosis.pattern == .unclassified, case .nonLinearizable = failure.evidence,
-      scenario.activeThreads > 1, ConcurrentOnlyFailure.applies(to: spec, scenario: scenario),
-      let inTurn = try? run(
-        request(ConcurrentOnlyFailure.inTurn(scenario), index: index, invocations: invocationBudget)
-      ), inTurn.failures == 0
+    // A name of the race family, or the rule that gives it to a failure nothing else names,
+    // stands only when the same calls made one after another do not fail.
+    let concurrentOnly =
+      diagnosis.pattern == .unclassified
+      && ConcurrentOnlyFailure.applies(to: spec, scenario: scenario)
+    if case .nonLinearizable = failure.evidence, scenario.activeThreads > 1,
+      diagnosis.pattern == .dataRace || concurrentOnly
     {
-      diagnosis = ConcurrentOnlyFailure.diagnosis(passingInTurn: inTurn.invocations)
+      switch sequentialOutcome(of: scenario, index: index) {
+      case .failed(let order, let sequential, let invocations):
+        // A subject that writes on its own queue races with itself on one thread too; then
+        // the sequential history shows the same race, and the name stands.
+        let sequentialPattern = Diagnoser.diagnose(
+          sequential.evidence.history ?? History(entries: []), spec: spec
+        ).pattern
+        if diagnosis.pattern == .unclassified || sequentialPattern != diagnosis.pattern {
+          diagnosis = SequentialFailure.diagnosis(order: order, invocations: invocations)
+        }
+      case .passed(let invocations, let orders) where concurrentOnly:
+        diagnosis = ConcurrentOnlyFailure.diagnosis(passing: invocations, orders: orders)
+      case .passed, .unknown:
+        break
+      }
     }
     // The results show only the family of a race; a barrier the scheduler saw GCD ignore names it.
     if diagnosis.pattern == .dataRace,
@@ -55,6 +71,27 @@ extension CheckSession {
         .barrierOnGlobalQueue, evidence: diagnosis.evidence + "; and " + barrier.evidence)
     }
     return Diagnosed(failure: failure, diagnosis: diagnosis)
+  }
+
+  /// What `scenario`'s parallel calls do when made one after another, in each order the threads allow (see ``SequentialFailure``).
+  private func sequentialOutcome(of scenario: Scenario, index: Int) -> SequentialFailure.Outcome {
+    let orders = SequentialFailure.orders(of: scenario)
+    var passed = 0
+    for order in orders {
+      guard
+        let result = try? run(
+          request(
+            SequentialFailure.scenario(order, of: scenario), index: index,
+            invocations: invocationBudget, untilFirstFailure: true))
+      else { return .unknown }
+      if let failure = result.failure, failure.evidence.kind == .nonLinearizable {
+        return .failed(order: order, failure: failure, invocations: result.invocations)
+      }
+      // A death of calls on one thread is no evidence either way for results.
+      guard result.failure == nil else { return .unknown }
+      passed += result.invocations
+    }
+    return .passed(invocations: passed, orders: orders.count)
   }
 
   /// The diagnosis of a failure of `async` calls that an actor's reentrancy may explain, when no run could tell.
@@ -101,17 +138,21 @@ extension CheckSession {
           if let crash = result.failure?.evidence.crash { return crash.kind != .hang }
           return false
         })
-      diagnoser.append = IndexGuardProbe.append(of: spec)
+      diagnoser.fillingCall = IndexGuardProbe.fillingCall(of: spec)
       diagnoser.getTrapsByContract = spec.operation(named: "get")?.requirement != nil
-      diagnoser.runAlone = { [self] probe in
-        // An experiment sees every trap: its read past the end is invalid on purpose.
-        guard
-          let result = try? runner.run(
-            request(
-              probe, index: index, invocations: IndexGuardProbe.invocations,
-              untilFirstFailure: true, fresh: true)), result.invocations > 0
-        else { return nil }
-        return result.failure.map { .failed($0.evidence) } ?? .passed
+      diagnoser.runAlone = { [self] probe, invocations in
+        // An experiment sees every trap: its read past the end is invalid on purpose. The
+        // second run, in the same child, collects the death of a block the first submitted.
+        for fresh in [true, false] {
+          guard
+            let result = try? runner.run(
+              request(
+                probe, index: index, invocations: invocations, untilFirstFailure: true,
+                fresh: fresh)), result.invocations > 0
+          else { return nil }
+          if let failure = result.failure { return .failed(failure.evidence) }
+        }
+        return .passed
       }
       return (Diagnosed(failure: failure, diagnosis: diagnoser.diagnose()), diagnoser)
     }

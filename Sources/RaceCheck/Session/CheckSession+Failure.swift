@@ -8,13 +8,17 @@ extension CheckSession {
 
   /// Shrinks `failure` of scenario `index`, measures how often the result fails, names it and writes its repro.
   func explain(_ failure: ObservedFailure, of scenario: Scenario, index: Int) -> Explained {
-    let perFailure = invocationsPerFailure(of: failure, of: scenario, index: index)
     var minimized = (scenario: scenario, failure: failure, steps: 0)
     var shrinkingCutShort = false
+    var secondsShrinking: Double?
     if configuration.minimizes {
+      // Measuring the failure's rate is part of shrinking: it sizes the candidates' runs.
+      let shrinkingStarted = MonotonicClock.now()
+      let perFailure = invocationsPerFailure(of: failure, of: scenario, index: index)
       let shrunk = shrink(failure, of: scenario, index: index, invocationsPerFailure: perFailure)
       minimized = (shrunk.scenario, shrunk.failure, shrunk.steps)
       shrinkingCutShort = shrunk.cutShort
+      secondsShrinking = seconds(since: shrinkingStarted)
     }
     let recount = recount(minimized.failure, of: minimized.scenario, index: index)
     // An experiment on the minimized scenario needs as many invocations as its failure takes.
@@ -42,6 +46,7 @@ extension CheckSession {
       repro: .notWritten("not yet written"), trace: diagnosed.failure.schedule?.trace,
       scheduleIndex: diagnosed.failure.schedule?.index,
       findings: findings.isEmpty ? nil : findings)
+    report.secondsShrinking = secondsShrinking
     report.repro = writeRepro(report)
     return Explained(report: report, interruptedBy: interruption?.signal)
   }

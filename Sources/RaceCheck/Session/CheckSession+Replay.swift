@@ -49,6 +49,8 @@ extension CheckSession {
         report.outcome = .inconclusive(
           "the isolated child was killed by \(SignalName.name(of: signal)) \(attempts) times from outside"
         )
+      case .internalFault(let fault):
+        report.outcome = .inconclusive("\(fault.summary): this is a racecheck bug")
       case .passed, .failed: break
       }
     }

@@ -53,6 +53,8 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
       configuration.shard?.positions(in: all) ?? stride(from: first, to: all.upperBound, by: 1)
     report.search.plannedScenarios = configuration.shard?.count(in: all) ?? all.count
     var scenario = Scenario()
+    // Schedule mode: what the code synchronized through unseen, which a pass cannot vouch for.
+    var unseen = RunResult()
     do throws(RunError) {
       for index in indexes {
         if let signal = interruption?.signal {
@@ -71,6 +73,7 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
           invocations: invocationBudget(forScenario: index), untilFirstFailure: true,
           deadline: deadline)
         let result = try run(request)
+        unseen.noteUnseen(result.unseenSynchronization)
         report.search.invocations += result.invocations
         report.search.overlappingInvocations += result.overlappingInvocations
         report.search.distinctOutcomes += result.distinctOutcomes
@@ -118,6 +121,8 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
         .littleOverlap(
           scenarios: report.search.cappedScenarios,
           cap: StressRunner<Subject, Model>.capFactor * configuration.invocations))
+    } else if !unseen.unseenSynchronization.isEmpty {
+      report.outcome = .inconclusive(.unseenSynchronization(unseen.unseenSynchronization))
     }
     return finished(report)
   }
@@ -160,6 +165,8 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
       return .specError(SpecError(message: message))
     case .killedFromOutside(let signal, let attempts):
       return .killedFromOutside(signal: signal, attempts: attempts)
+    case .internalFault(let fault):
+      return .internalFault(fault)
     case .interrupted(let signal):
       return .inconclusive(.interrupted(signal: signal))
     }

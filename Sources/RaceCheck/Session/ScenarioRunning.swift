@@ -61,6 +61,15 @@ struct RunResult: Codable, Sendable {
   var stoppedByContractTraps: Bool = false
   /// The first failure, if any.
   var failure: ObservedFailure?
+  /// Schedule mode: the synchronization the code used that the scheduler could not see, which makes a pass inconclusive.
+  var unseenSynchronization: [String] = []
+
+  /// Adds `names` to ``unseenSynchronization``, each once, in the order found.
+  mutating func noteUnseen(_ names: [String]) {
+    for name in names where !unseenSynchronization.contains(name) {
+      unseenSynchronization.append(name)
+    }
+  }
   /// Schedule mode, replaying: where the run left the recorded schedule, if it did.
   var divergence: String?
   /// Schedule mode, replaying: the interleaving that ran.
@@ -129,6 +138,8 @@ enum RunError: Error, Sendable, Codable {
   case workerUnavailable(String)
   /// The isolated child kept dying of a signal the code under test did not raise.
   case killedFromOutside(signal: Int32, attempts: Int)
+  /// racecheck's own code crashed in the isolated child.
+  case internalFault(InternalFault)
   /// The check was interrupted by this signal.
   case interrupted(signal: Int32)
 }

@@ -108,19 +108,9 @@ extension Operation {
       (subject: Subject, argument: repeat each Argument) in
       try await perform(subject, repeat each argument).historyValue
     }
-    let typed = Operation(
-      name, repeat each arguments,
-      perform: { (_: Subject, _: repeat each Argument) -> Value in .null }, model: model)
     self.init(
-      name: name,
-      generators: typed.generators,
-      passesFreshReferences: typed.passesFreshReferences,
-      returnsValue: true,
-      perform: Self.waiting(call),
-      bind: typed.bind,
-      validate: Self.decodes(
-        name, returning: Result.historyValueKinds, matching: ModelResult.historyValueKinds,
-        repeat (each Argument).self))
+      name, repeat each arguments, returning: Result.historyValueKinds,
+      recordedPerform: Self.waiting(call), model: model)
     asyncCall = call
   }
 
@@ -144,17 +134,7 @@ extension Operation {
       try await perform(subject, repeat each argument)
       return .null
     }
-    let typed = Operation(
-      name, repeat each arguments, perform: { (_: Subject, _: repeat each Argument) in },
-      model: model)
-    self.init(
-      name: name,
-      generators: typed.generators,
-      passesFreshReferences: typed.passesFreshReferences,
-      returnsValue: false,
-      perform: Self.waiting(call),
-      bind: typed.bind,
-      validate: typed.validate)
+    self.init(name, repeat each arguments, recordedPerform: Self.waiting(call), model: model)
     asyncCall = call
   }
 

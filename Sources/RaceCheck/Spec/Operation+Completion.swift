@@ -34,21 +34,13 @@ extension Operation where Model: HistoryModel {
         @escaping @Sendable (Result) -> Void
       ) throws -> Void
   ) {
-    let wait = CompletionWait()
     self.init(
       name: name,
       mapsToVocabulary: true,
       generators: Self.erase(repeat each arguments),
       passesFreshReferences: Self.anyReference(repeat (each Argument).self),
       returnsValue: true,
-      perform: { subject, values in
-        var decoder = ArgumentDecoder(operation: name, arguments: values)
-        let call = Scenario.Call(name, values)
-        return try wait.value(of: call, timeout: timeout) {
-          (done: @escaping @Sendable (Result) -> Void) in
-          try perform(subject, repeat try decoder.next((each Argument).self))(done)
-        }
-      },
+      perform: Self.waitingForHandler(name, timeout: timeout, perform),
       bind: Self.vocabularyStep(name),
       validate: Self.validatesStep(
         name, returning: Result.historyValueKinds, repeat (each Argument).self))
@@ -70,22 +62,13 @@ extension Operation where Model: HistoryModel {
         @escaping @Sendable () -> Void
       ) throws -> Void
   ) {
-    let wait = CompletionWait()
     self.init(
       name: name,
       mapsToVocabulary: true,
       generators: Self.erase(repeat each arguments),
       passesFreshReferences: Self.anyReference(repeat (each Argument).self),
       returnsValue: false,
-      perform: { subject, values in
-        var decoder = ArgumentDecoder(operation: name, arguments: values)
-        let call = Scenario.Call(name, values)
-        _ = try wait.value(of: call, timeout: timeout) {
-          (done: @escaping @Sendable (Value) -> Void) in
-          try perform(subject, repeat try decoder.next((each Argument).self))({ done(.null) })
-        }
-        return .null
-      },
+      perform: Self.waitingForHandler(name, timeout: timeout, Self.deliveringNull(perform)),
       bind: Self.vocabularyStep(name),
       validate: Self.validatesStep(name, returning: .null, repeat (each Argument).self))
   }
@@ -112,27 +95,72 @@ extension Operation {
       ) throws -> Void,
     model: @escaping @Sendable (inout Model, repeat each Argument) -> ModelResult
   ) {
-    let wait = CompletionWait()
-    let typed = Operation(
-      name, repeat each arguments,
-      perform: { (_: Subject, _: repeat each Argument) -> Value in .null }, model: model)
     self.init(
-      name: name,
-      generators: typed.generators,
-      passesFreshReferences: typed.passesFreshReferences,
-      returnsValue: true,
-      perform: { subject, values in
-        var decoder = ArgumentDecoder(operation: name, arguments: values)
-        let call = Scenario.Call(name, values)
-        return try wait.value(of: call, timeout: timeout) {
-          (done: @escaping @Sendable (Result) -> Void) in
-          try perform(subject, repeat try decoder.next((each Argument).self))(done)
-        }
-      },
-      bind: typed.bind,
-      validate: Self.decodes(
-        name, returning: Result.historyValueKinds, matching: ModelResult.historyValueKinds,
-        repeat (each Argument).self))
+      name, repeat each arguments, returning: Result.historyValueKinds,
+      recordedPerform: Self.waitingForHandler(name, timeout: timeout, perform), model: model)
+  }
+
+  /// Creates an operation whose completion handler delivers nothing, with its model-side counterpart.
+  ///
+  /// ```swift
+  /// Operation("increment", completing: { (counter: Counter) in { done in counter.increment(done) } },
+  ///           model: { (count: inout Int) in count += 1 })
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - name: The operation's name in reports.
+  ///   - arguments: One generator per parameter of `perform` and `model`.
+  ///   - timeout: How long to wait for the handler outside an isolated child.
+  ///   - perform: Calls the operation on the subject, passing it the completion handler.
+  ///   - model: Applies the operation to the sequential model.
+  public init<each Argument: ValueConvertible>(
+    _ name: String,
+    _ arguments: repeat Generator<each Argument>,
+    timeout: Duration = .seconds(30),
+    completing perform:
+      @escaping @Sendable (Subject, repeat each Argument) -> (
+        @escaping @Sendable () -> Void
+      ) throws -> Void,
+    model: @escaping @Sendable (inout Model, repeat each Argument) -> Void
+  ) {
+    self.init(
+      name, repeat each arguments,
+      recordedPerform: Self.waitingForHandler(name, timeout: timeout, Self.deliveringNull(perform)),
+      model: model)
+  }
+
+  /// The subject's side of an operation with a completion handler: starts the call, then waits for the handler's first value.
+  static func waitingForHandler<each Argument: ValueConvertible, Result: ValueConvertible>(
+    _ name: String, timeout: Duration,
+    _ start:
+      @escaping @Sendable (Subject, repeat each Argument) -> (
+        @escaping @Sendable (Result) -> Void
+      ) throws -> Void
+  ) -> @Sendable (Subject, [Value]) throws -> Value {
+    let wait = CompletionWait()
+    return { subject, values in
+      var decoder = ArgumentDecoder(operation: name, arguments: values)
+      return try wait.value(of: Scenario.Call(name, values), timeout: timeout) {
+        (done: @escaping @Sendable (Result) -> Void) in
+        try start(subject, repeat try decoder.next((each Argument).self))(done)
+      }
+    }
+  }
+
+  /// A call whose handler delivers nothing, as one whose handler delivers `null`, so that one wait serves both.
+  static func deliveringNull<each Argument: ValueConvertible>(
+    _ start:
+      @escaping @Sendable (Subject, repeat each Argument) -> (
+        @escaping @Sendable () -> Void
+      ) throws -> Void
+  )
+    -> @Sendable (Subject, repeat each Argument) -> (@escaping @Sendable (Value) -> Void) throws ->
+    Void
+  {
+    { (subject: Subject, argument: repeat each Argument) in
+      let begin = start(subject, repeat each argument)
+      return { done in try begin({ done(.null) }) }
+    }
   }
 }
 

@@ -78,6 +78,52 @@ extension Operation {
       validate: Self.decodes(name, repeat (each Argument).self))
   }
 
+  /// An operation of the spec's own model whose subject side, already on recorded values, returns a value of kinds `results`.
+  ///
+  /// The forms whose call is not a plain one (a completion handler, an `async` call) build
+  /// their subject side themselves and take their model side, generators and checks here.
+  init<each Argument: ValueConvertible, ModelResult: ValueConvertible>(
+    _ name: String,
+    _ arguments: repeat Generator<each Argument>,
+    returning results: ValueKinds,
+    recordedPerform perform: @escaping @Sendable (Subject, [Value]) throws -> Value,
+    model: @escaping @Sendable (inout Model, repeat each Argument) -> ModelResult
+  ) {
+    let typed = Operation(
+      name, repeat each arguments,
+      perform: { (_: Subject, _: repeat each Argument) -> Value in .null }, model: model)
+    self.init(
+      name: name,
+      generators: typed.generators,
+      passesFreshReferences: typed.passesFreshReferences,
+      returnsValue: true,
+      perform: perform,
+      bind: typed.bind,
+      validate: Self.decodes(
+        name, returning: results, matching: ModelResult.historyValueKinds,
+        repeat (each Argument).self))
+  }
+
+  /// An operation of the spec's own model whose subject side, already on recorded values, returns nothing.
+  init<each Argument: ValueConvertible>(
+    _ name: String,
+    _ arguments: repeat Generator<each Argument>,
+    recordedPerform perform: @escaping @Sendable (Subject, [Value]) throws -> Value,
+    model: @escaping @Sendable (inout Model, repeat each Argument) -> Void
+  ) {
+    let typed = Operation(
+      name, repeat each arguments, perform: { (_: Subject, _: repeat each Argument) in },
+      model: model)
+    self.init(
+      name: name,
+      generators: typed.generators,
+      passesFreshReferences: typed.passesFreshReferences,
+      returnsValue: false,
+      perform: perform,
+      bind: typed.bind,
+      validate: typed.validate)
+  }
+
   static func erase<each Argument>(_ generators: repeat Generator<each Argument>) -> [AnyGenerator]
   {
     var erased: [AnyGenerator] = []

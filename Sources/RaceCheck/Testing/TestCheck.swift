@@ -88,7 +88,7 @@ struct TestCheck {
     case .passed:
       // How strong the pass was, beside the test's own line.
       Console.print(report.description)
-    case .failed, .specError, .killedFromOutside:
+    case .failed, .specError, .killedFromOutside, .internalFault:
       record(report.description)
     case .inconclusive:
       record(report.description, asWarning: !configuration.requiresConclusiveVerdict)

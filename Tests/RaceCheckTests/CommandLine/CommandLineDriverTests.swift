@@ -206,7 +206,8 @@ extension RaceCheckTestSuite {
       #expect(
         Set(document.keys) == [
           "target", "verdict", "inconclusive", "seed", "search", "scenarios", "invocations",
-          "seconds", "interruptedBy", "failure", "diagnosis", "scenario", "crash", "trace",
+          "seconds", "secondsToFind", "secondsShrinking", "interruptedBy", "failure", "diagnosis",
+          "scenario", "crash", "trace",
           "reproPath", "failedInvocations", "replayCommand", "specError", "originalScenario",
           "shrinkSteps", "shrinkingCutShort", "shard", "scenarioIndex",
         ])
@@ -232,7 +233,7 @@ extension RaceCheckTestSuite {
       let replay = try #require(result.outputLines.first { $0.hasPrefix("Replay: ") })
       #expect(replay.hasPrefix("Replay: check-my-types run StuckCounter --seed 0x"), "\(replay)")
       let repro = try #require(result.outputLines.first { $0.hasPrefix("Repro file: ") })
-      #expect(repro.hasSuffix(".program-check-my-types.json)"), "\(repro)")
+      #expect(repro.hasSuffix(".stress.program-check-my-types.json)"), "\(repro)")
       #expect(
         repro.contains("  (check-my-types replay \(directory.path)/StuckCounter-0x"), "\(repro)")
       #expect(!result.output.contains("racecheck run"), "\(result.output)")
@@ -450,6 +451,32 @@ extension RaceCheckTestSuite {
         driver: driver)
       #expect(result.status == 1)
       #expect(result.output.contains("1 of 2 targets agree with the catalogue"))
+    }
+
+    @Test func demoInScheduleModeComparesWithTheExpectationWhenNoneIsGivenForTheMode() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      let driver = CLI.driver(targets: [CLI.locked, CLI.stuck])
+      let result = CLI.invoke(
+        [
+          "demo", "--mode", "schedule", "--scenarios", "3", "--schedules", "10", "--repro-dir",
+          directory.path,
+        ], driver: driver)
+      #expect(result.status == 0, "\(result.output)")
+      #expect(
+        result.outputLines.last?.hasPrefix("2 of 2 targets agree with the catalogue (") == true,
+        "\(result.output)")
+    }
+
+    @Test func demoOfTargetsWithoutExpectationsIsAUsageErrorNotAnAgreement() {
+      var unlabelled = CLI.locked
+      unlabelled.expectation = nil
+      let result = CLI.invoke(["demo"], driver: CLI.driver(targets: [unlabelled]))
+      #expect(result.status == 64)
+      #expect(
+        result.errorLines.first?.hasPrefix(
+          "racecheck: 'demo' compares targets with their expected verdicts, and no target") == true,
+        "\(result.errorLines)")
     }
 
     // MARK: list, bench, help, version

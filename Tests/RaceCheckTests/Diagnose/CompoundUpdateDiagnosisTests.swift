@@ -50,6 +50,33 @@ extension RaceCheckTestSuite {
       #expect(Diagnoser.diagnose(ordered, spec: Self.withSet).pattern == .unclassified)
     }
 
+    @Test func counterIncrementThatOverwroteASetFromAStaleReadIsANonAtomicCompoundUpdate() {
+      // The built-in counter's increment read 5, the set stored 0, and the increment stored 6.
+      let history = History(entries: [
+        .made(0, "set", [5], 0, 1),
+        .made(1, "increment", [], 2, 10),
+        .made(0, "set", [0], 4, 5),
+        .made(0, "get", [], 11, 12, result: .int(6)),
+      ])
+      let diagnosis = Diagnoser.diagnose(history, spec: Self.counterWithSet)
+      #expect(diagnosis.pattern == .nonAtomicCompoundUpdate, "\(diagnosis.evidence)")
+      #expect(
+        diagnosis.evidence.hasPrefix("increment on thread 1 overlapped set(0) on thread 0"),
+        "\(diagnosis.evidence)")
+      #expect(diagnosis.evidence.contains("stale read"), "\(diagnosis.evidence)")
+      #expect(diagnosis.evidence.contains("because each read and write is atomic"))
+    }
+
+    /// `SplitLockCounter`'s spec with a `set` of the built-in counter's vocabulary.
+    static var counterWithSet: Spec<SplitLockCounter, CounterModel> {
+      var spec = SplitLockCounter.spec
+      spec.operations.append(
+        Operation("set", .int(in: 0...3)) { (counter: SplitLockCounter, value: Int) in
+          counter.value = value
+        })
+      return spec
+    }
+
     /// `SerialDictionary`'s spec with its `set` too.
     static var withSet: Spec<SerialDictionary, DictionaryModel> {
       var spec = SerialDictionary.spec

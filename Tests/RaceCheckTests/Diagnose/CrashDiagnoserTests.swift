@@ -141,19 +141,83 @@ extension RaceCheckTestSuite {
 
     @Test func emptyArrayReadTrapIsNotAnUnsignedUnderflowWithoutAProbe() {
       // No append in the spec: nothing can make the array non-empty, so nothing tells the guard.
-      let noAppend = diagnoseReadTrap(append: nil, probe: { _ in .passed })
+      let noAppend = diagnoseReadTrap(filling: nil, probe: { _ in .passed })
       #expect(noAppend.pattern == .unclassified, "\(noAppend.evidence)")
-      #expect(noAppend.evidence.contains("the spec has no append"), "\(noAppend.evidence)")
+      #expect(
+        noAppend.evidence.contains("no operation of the spec makes the array non-empty"),
+        "\(noAppend.evidence)")
       // The probe could not run: no evidence either.
       let notRun = diagnoseReadTrap(probe: { _ in nil })
       #expect(notRun.pattern == .unclassified, "\(notRun.evidence)")
     }
 
+    @Test func syncOnTheCurrentQueueInAWorkersBlockNamesTheBlockNotACallInFlight() {
+      let functions = [
+        "__DISPATCH_WAIT_FOR_QUEUE__", "_dispatch_sync_f_slow", "DispatchQueue.sync<A>(execute:)",
+        "BarrierReentrantArray.isEmpty.getter", "closure #1 in BarrierReentrantArray.removeAll()",
+        "_dispatch_call_block_and_release", "_dispatch_worker_thread",
+      ]
+      let scenario = Scenario(parallel: [[call("isEmpty")], [call("removeAll")]])
+      let workerTrap = evidence(
+        signal: "SIGILL", message: nil, thread: nil, inFlight: [(0, call("isEmpty"))],
+        functions: functions)
+      var onWorker = CrashDiagnoser(
+        evidence: workerTrap, scenario: scenario, arrayAfter: { _ in nil },
+        crashesSequentially: { nil })
+      // No experiment could run: the block and its thread, and no call.
+      let unproven = onWorker.diagnose()
+      #expect(unproven.pattern == .syncOnCurrentQueue, "\(unproven.evidence)")
+      #expect(!unproven.evidence.contains("in isEmpty"), "\(unproven.evidence)")
+      #expect(
+        unproven.evidence.hasPrefix(
+          "libdispatch trapped in __DISPATCH_WAIT_FOR_QUEUE__ in a block (closure #1 in "
+            + "BarrierReentrantArray.removeAll()) on thread 'DispatchWorker', which racecheck did "
+            + "not start, so no call in flight made it and the call that submitted it is not "
+            + "proven: "), "\(unproven.evidence)")
+      // removeAll() made alone traps in the same block; isEmpty() alone passes.
+      onWorker.runAlone = { probe, _ in
+        probe.initial == [call("removeAll")] ? .failed(.death(workerTrap)) : .passed
+      }
+      let proven = onWorker.diagnose()
+      #expect(
+        proven.evidence.contains(
+          "on thread 'DispatchWorker', which racecheck did not start, submitted by removeAll: "
+            + "made alone on one thread, it traps the same way in that block"),
+        "\(proven.evidence)")
+      // On a runner thread, the call it had in flight is the caller.
+      let onRunner = CrashDiagnoser(
+        evidence: evidence(
+          signal: "SIGILL", message: nil, thread: 1,
+          inFlight: [(0, call("isEmpty")), (1, call("removeAll"))], functions: functions),
+        scenario: scenario, arrayAfter: { _ in nil }, crashesSequentially: { nil }
+      ).diagnose()
+      #expect(
+        onRunner.evidence.hasPrefix(
+          "libdispatch trapped in __DISPATCH_WAIT_FOR_QUEUE__ in removeAll: "),
+        "\(onRunner.evidence)")
+    }
+
     // MARK: - Helpers
+
+    /// An array spec with every indexed write, for the model's states; its operations never run here.
+    private static let writesSpec = Spec(
+      "IndexedWrites", make: GuardedInsertArray.init, model: ArrayModel()
+    ) {
+      Operation("append", .int(in: 0...3)) { (array: GuardedInsertArray, value: Int) in
+        array.append(value)
+      }
+      Operation("insert", .int(in: 0...3), .int(in: 0...3)) {
+        (array: GuardedInsertArray, value: Int, index: Int) in array.insert(value, at: index)
+      }
+      Operation("remove", .int(in: 0...3)) { (_: GuardedInsertArray, _: Int) in }
+      Operation("replace", .int(in: 0...3), .int(in: 0...3)) {
+        (_: GuardedInsertArray, _: Int, _: Int) in
+      }
+    }
 
     /// The diagnosis of `get(0)` trapping on an array the model holds empty, with `probe` running the index probe.
     private func diagnoseReadTrap(
-      append: Scenario.Call? = Scenario.Call("append", [.int(2)]),
+      filling: Scenario.Call? = Scenario.Call("append", [.int(2)]),
       probe: @escaping (Scenario) -> IndexGuardProbe.Run?
     ) -> Diagnosis {
       let scenario = Scenario(initial: [call("get", 0)])
@@ -164,8 +228,8 @@ extension RaceCheckTestSuite {
         scenario: scenario,
         arrayAfter: { calls in GuardedInsertArray.spec.arrayElements(after: calls) },
         crashesSequentially: { nil })
-      diagnoser.append = append
-      diagnoser.runAlone = probe
+      diagnoser.fillingCall = filling
+      diagnoser.runAlone = { scenario, _ in probe(scenario) }
       return diagnoser.diagnose()
     }
 
@@ -198,7 +262,7 @@ extension RaceCheckTestSuite {
     ) -> BugPattern {
       CrashDiagnoser(
         evidence: evidence, scenario: scenario,
-        arrayAfter: { calls in GuardedInsertArray.spec.arrayElements(after: calls) },
+        arrayAfter: { calls in Self.writesSpec.arrayElements(after: calls) },
         crashesSequentially: { crashesSequentially }
       ).diagnose().pattern
     }

@@ -162,7 +162,7 @@ extension RaceCheckTestSuite {
         found.race.later.guarding == "with no lock held, after its operation had released one")
     }
 
-    // The report of row 37 that swapped its guards: the unlocked read on the main thread found
+    // The report of row 40 that swapped its guards: the unlocked read on the main thread found
     // the race, whose thread the interposer counted one lock for (one racecheck's code held),
     // and the write under the lock came first. The report's own mutexes of each access decide.
     @Test func eachAccessKeepsTheMutexesTheReportSaysItHeld() {

@@ -140,7 +140,7 @@ extension RaceCheckTestSuite.CrashCaptureTests {
   @Suite struct Parsing {
     static let complete = """
       racecheck-crash v1 kind=crash signal=11 code=1 addr=0x10 pid=42 tid=43 thread=my%20worker \
-      scenario=3 invocation=17 slot=1 operation=4 frames=2
+      scenario=3 invocation=17 slot=1 operation=4 mode=1 frames=2
       pc 0x55d4c3a1b2c4
       pc 0x7f0000001234
       module 0x55d4c3a1b2c4 0x1b2c4 /path/with%20space/racecheck
@@ -155,11 +155,22 @@ extension RaceCheckTestSuite.CrashCaptureTests {
           == CrashRecord(
             kind: .crash, signal: 11, code: 1, address: 0x10, processID: 42, threadID: 43,
             threadName: "my worker", scenario: 3, invocation: 17, slot: 1, operation: 4,
+            ranScheduler: true,
             frames: [
               RawFrame(pc: 0x55d4_c3a1_b2c4, module: "/path/with space/racecheck", offset: 0x1b2c4),
               RawFrame(pc: 0x7f00_0000_1234),
             ]))
       #expect(record.signalName == "SIGSEGV")
+    }
+
+    @Test func onlyTheSchedulersModeMarksTheSchedulersOwnCode() throws {
+      for (mode, ranScheduler) in [("0", false), ("2", false), ("1", true)] {
+        let text = Self.complete.replacing("mode=1", with: "mode=\(mode)")
+        #expect(CrashRecord.parse(text).first?.ranScheduler == ranScheduler)
+      }
+      // A record from a child that does not write the mode is not racecheck's.
+      let older = Self.complete.replacing(" mode=1", with: "")
+      #expect(CrashRecord.parse(older).first?.ranScheduler == false)
     }
 
     @Test func aRecordCutMidLineIsTruncatedAndKeepsWholeLines() throws {

@@ -1,7 +1,8 @@
 import Fixtures
 import Foundation
-import RaceCheck
 import Testing
+
+@testable import RaceCheck
 
 extension RaceCheckTestSuite {
   /// Checks of fixtures that crash, each run by the `racecheck` executable as an isolated child.
@@ -60,6 +61,21 @@ extension RaceCheckTestSuite {
       #expect(replay.failures == 1)
       #expect(replay.crash?.message == "Index out of range", "\(replay)")
       #expect(replay.diagnosis?.pattern == .unsignedUnderflowBoundsCheck)
+    }
+
+    @Test func aCrashInTheSchedulersOwnCodeIsRaceChecksBugNotAVerdictOnTheSubject() throws {
+      let (target, demo) = try isolated("UnsafeArray", seed: 1)
+      var configuration = demo
+      configuration.schedule = ScheduleSettings(schedulesPerScenario: 5)
+      configuration.schedule?.injectedFault = .crashInAccessHook
+      let report = target.check(
+        configuration, worker: WorkerCommand(executable: try BuildProducts.path(of: "racecheck")))
+      let fault = try #require(report.internalFault, "\(report)")
+      #expect(report.failure == nil)
+      #expect(fault.signal == "SIGSEGV")
+      #expect(fault.function?.contains("commitInjectedFault") == true, "\(report)")
+      #expect(report.description.contains("This is a racecheck bug, not a fault of UnsafeArray"))
+      #expect(ExitStatus.of(report) == .internalError)
     }
 
     /// Runs `name`'s check in a child started from the built `racecheck` executable.

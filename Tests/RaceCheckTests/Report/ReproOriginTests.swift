@@ -66,15 +66,32 @@ extension RaceCheckTestSuite {
       }
     }
 
-    @Test func fileNameEndsWithTheOrigin() {
-      #expect(repro(origin: nil).fileName == "LockArray-0x000000000000002A-3.json")
+    @Test func fileNameEndsWithTheModeAndTheOrigin() {
+      #expect(repro(origin: nil).fileName == "LockArray-0x000000000000002A-3.stress.json")
       #expect(
         repro(origin: .program("check my types")).fileName
-          == "LockArray-0x000000000000002A-3.program-check_my_types.json")
+          == "LockArray-0x000000000000002A-3.stress.program-check_my_types.json")
       // 458DA530 is the FNV-1a hash of the test's identifier: the same in every run.
       #expect(
         repro(origin: Self.testOrigin).fileName
-          == "LockArray-0x000000000000002A-3.test-lookup-458DA530.json")
+          == "LockArray-0x000000000000002A-3.stress.test-lookup-458DA530.json")
+    }
+
+    @Test func scheduleAndStressFailuresOfOneSeedAndScenarioGoToDifferentFiles() throws {
+      let stress = repro(origin: .program("racecheck"))
+      var schedule = stress
+      schedule.configuration.schedule = ScheduleSettings()
+      schedule.schedule = [0, 1, 0]
+      #expect(schedule.fileName == "LockArray-0x000000000000002A-3.schedule.program-racecheck.json")
+      let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("racecheck-mode-\(UUID().uuidString)").path
+      defer { try? FileManager.default.removeItem(atPath: directory) }
+      let stressPath = try stress.write(into: directory)
+      let schedulePath = try schedule.write(into: directory)
+      #expect(stressPath.hasSuffix(".stress.program-racecheck.json"))
+      // Neither file overwrote the other.
+      #expect(try Repro.read(from: schedulePath).schedule == [0, 1, 0])
+      #expect(try Repro.read(from: stressPath).schedule == nil)
     }
 
     @Test func sameFailureFromDifferentOriginsIsWrittenToDifferentFiles() throws {

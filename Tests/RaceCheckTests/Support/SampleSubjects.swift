@@ -176,3 +176,116 @@ final class SerialDictionary: @unchecked Sendable {
       })
   }
 }
+
+/// A locked array whose subscript setter inserts instead of replacing: wrong on one thread, every time.
+final class InsertingSetterArray: @unchecked Sendable {
+  private let lock = NSLock()
+  private var items: [Int] = []
+
+  var count: Int { lock.withLock { items.count } }
+  func append(_ value: Int) { lock.withLock { items.append(value) } }
+  subscript(index: Int) -> Int {
+    get { lock.withLock { items[index] } }
+    set { lock.withLock { items.insert(newValue, at: index) } }
+  }
+
+  static let spec = Spec(
+    "InsertingSetterArray", make: InsertingSetterArray.init, model: ArrayModel()
+  ) {
+    Operation("count") { (array: InsertingSetterArray) in array.count }
+    Operation("append", .int(in: 0...3)) { (array: InsertingSetterArray, value: Int) in
+      array.append(value)
+    }
+    Operation("replace", .int(in: 0...0), .int(in: 0...3)) {
+      (array: InsertingSetterArray, index: Int, value: Int) in
+      array[index] = value
+    }
+  }
+}
+
+/// A locked array whose every operation is one critical section: right in every order.
+final class LockedArray: @unchecked Sendable {
+  private let lock = NSLock()
+  private var items: [Int] = []
+
+  var count: Int { lock.withLock { items.count } }
+  func append(_ value: Int) { lock.withLock { items.append(value) } }
+
+  static let spec = Spec("LockedArray", make: LockedArray.init, model: ArrayModel()) {
+    Operation("count") { (array: LockedArray) in array.count }
+    Operation("append", .int(in: 0...3)) { (array: LockedArray, value: Int) in
+      array.append(value)
+    }
+  }
+}
+
+/// A locked array whose read checks no index, with `append` and `appendContentsOf` given their own model closures.
+final class OwnModelAppendArray: @unchecked Sendable {
+  private let lock = NSLock()
+  private var items: [Int] = []
+
+  func get(_ index: Int) -> Int { lock.withLock { items[index] } }
+  func append(_ value: Int) { lock.withLock { items.append(value) } }
+  func append(contentsOf values: [Int]) { lock.withLock { items.append(contentsOf: values) } }
+
+  /// The spec; `withAppend: false` leaves out `append`, so that only `appendContentsOf` fills the array.
+  static func spec(withAppend: Bool = true) -> Spec<OwnModelAppendArray, ArrayModel> {
+    var spec = Spec("OwnModelAppendArray", make: OwnModelAppendArray.init, model: ArrayModel()) {
+      Operation("get", .int(in: 0...1)) { (array: OwnModelAppendArray, index: Int) in
+        array.get(index)
+      }
+      Operation("append", .int(in: 0...3)) { (array: OwnModelAppendArray, value: Int) in
+        array.append(value)
+      } model: { (model: inout ArrayModel, value: Int) in
+        model.elements.append(.int(value))
+      }
+      Operation("appendContentsOf", .element(of: [[1, 2], [3]])) {
+        (array: OwnModelAppendArray, values: [Int]) in
+        array.append(contentsOf: values)
+      } model: { (model: inout ArrayModel, values: [Int]) in
+        model.elements += values.map { .int($0) }
+      }
+    }
+    if !withAppend { spec.operations.removeAll { $0.name == "append" } }
+    return spec
+  }
+}
+
+/// An array on a concurrent queue whose `removeAll` barrier block asks `isEmpty`, a `sync` onto the queue it runs on.
+///
+/// The trap happens on a dispatch worker, in the block `removeAll` submitted, after
+/// `removeAll` returned: the calls in flight then are other calls.
+final class BarrierReentrantArray: @unchecked Sendable {
+  private let queue = DispatchQueue(label: "barrier-reentrant", attributes: .concurrent)
+  private var items: [Int] = []
+
+  var isEmpty: Bool { queue.sync { items.isEmpty } }
+  func append(_ value: Int) { queue.sync(flags: .barrier) { items.append(value) } }
+  func removeAll() {
+    queue.async(flags: .barrier) {
+      if !self.isEmpty { self.items.removeAll() }
+    }
+  }
+
+  static let spec = Spec(
+    "BarrierReentrantArray", make: BarrierReentrantArray.init, model: [Int]()
+  ) {
+    Operation("isEmpty") { (array: BarrierReentrantArray) in
+      array.isEmpty
+    } model: {
+      (elements: inout [Int]) in
+      elements.isEmpty
+    }
+    Operation("append", .int(in: 0...3)) { (array: BarrierReentrantArray, value: Int) in
+      array.append(value)
+    } model: { (elements: inout [Int], value: Int) in
+      elements.append(value)
+    }
+    Operation("removeAll") { (array: BarrierReentrantArray) in
+      array.removeAll()
+    } model: {
+      (elements: inout [Int]) in
+      elements.removeAll()
+    }
+  }
+}

@@ -80,7 +80,8 @@ extension RaceCheckTestSuite {
         return
       }
       #expect(path.contains("/GuardedInsertArray-0x"), "\(path)")
-      #expect(path.contains(".test-reproOfAFailingCheckNamesTheTestAndReplayPrintsItsCommand-"))
+      #expect(
+        path.contains(".stress.test-reproOfAFailingCheckNamesTheTestAndReplayPrintsItsCommand-"))
       let id =
         "RaceCheckTests.RaceCheckTestSuite/SwiftTestingFailureTests/"
         + "reproOfAFailingCheckNamesTheTestAndReplayPrintsItsCommand()"

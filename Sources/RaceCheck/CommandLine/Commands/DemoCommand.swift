@@ -103,10 +103,12 @@ enum DemoCommand {
       target -> (target: Target, expectation: Expectation)? in
       guard chosen?.contains(target.name) ?? true else { return nil }
       // A target without a schedule expectation may not run under the scheduler at all (it may trap).
-      return (schedule == nil ? target.stressExpectation : target.scheduleExpectation).map {
+      return (schedule == nil ? target.stressExpectation : target.scheduleModeExpectation).map {
         (target: target, expectation: $0)
       }
     }
+    // Comparing nothing would agree with everything: no row to run is a mistake, not a pass.
+    guard !targets.isEmpty else { throw .noExpectations }
     let showsSeed = seedList.count > 1
 
     // The columns are sized from what is known before any check runs, so each row prints as soon as it is found.

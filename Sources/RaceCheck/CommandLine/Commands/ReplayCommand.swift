@@ -26,6 +26,8 @@ enum ReplayCommand {
       "exactly; the replay says where the code left it if it does. A stress repro runs its",
       "scenario in rounds of the run's invocations until the failure shows again or --time",
       "runs out, and prints how many invocations that took and the failure rate measured.",
+      "Either runs in an isolated child, as 'run' does: a scenario that now crashes or hangs",
+      "is reported with its stack and the calls in flight, whatever failure the file recorded.",
       "Exits 1 when the failure showed again, 3 when it did not (inconclusive, never 0),",
       "65 when the file cannot be used, 78 when the spec is broken, and 130 or 143 after",
       "SIGINT or SIGTERM. A file whose target this program does not know exits 65 too, saying",
@@ -105,15 +107,15 @@ enum ReplayCommand {
 
   /// The count line, then the diagnosis and scenario of a failing invocation, or what was tried when none failed.
   static func describe(_ report: ReplayReport, file: String) -> [String] {
+    // A death comes first, whatever the mode: its stacks are what the user needs.
+    if let crash = report.crash {
+      return [countLine(report, file: file)] + crashLines(report, crash)
+    }
     if let trace = report.trace, report.repro.schedule != nil {
       return scheduleLines(report, trace, file: file)
     }
     var lines = [countLine(report, file: file)]
     let scenario = report.repro.scenario
-    if let crash = report.crash {
-      lines += crashLines(report, crash)
-      return lines
-    }
     guard let history = report.history else {
       lines += [
         "",
@@ -144,8 +146,13 @@ enum ReplayCommand {
     let seconds = CheckReport.formatSeconds(report.seconds)
     switch report.outcome {
     case .reproduced:
+      // A race may show as a death on another run; the recorded kind says the two differ.
+      let otherwise =
+        report.crash != nil && !report.repro.endsTheProcess
+        ? "; this time the scenario ended its isolated child, where the run recorded a "
+          + "\((report.repro.failure ?? .nonLinearizable).rawValue) failure" : ""
       return "Replayed \(file): the failure showed again, in \(report.failures) of "
-        + "\(report.invocations) invocation\(plural)\(rate), in \(seconds)."
+        + "\(report.invocations) invocation\(plural)\(rate), in \(seconds)\(otherwise)."
     case .notReproduced:
       let recorded = report.repro.diagnosis.map { " (recorded as \($0.rawValue))" } ?? ""
       return "Replayed \(file): inconclusive: the failure\(recorded) did not show in "
@@ -187,11 +194,8 @@ enum ReplayCommand {
         scenario: report.repro.scenario, results: report.history?.entries.map(\.result),
         voidOperations: report.voidOperations
       ).render(),
-      "",
-      "Interleaving (\(trace.steps.count) steps, \(trace.switches) switches):",
-      trace.render(),
     ]
-    return lines
+    return lines + interleavingLines(trace)
   }
 
   /// The diagnosis, the scenario, the calls in flight and the stacks of a replay that crashed, hung or exited.
@@ -211,6 +215,11 @@ enum ReplayCommand {
     ]
     if crash.kind == .crash { lines += ["", crash.stack] }
     for stack in crash.threadStacks { lines += ["", stack] }
-    return lines
+    return lines + (report.trace.map(interleavingLines) ?? [])
+  }
+
+  /// The interleaving a schedule-mode replay ran, under its heading.
+  private static func interleavingLines(_ trace: InterleavingTrace) -> [String] {
+    ["", "Interleaving (\(trace.steps.count) steps, \(trace.switches) switches):", trace.render()]
   }
 }

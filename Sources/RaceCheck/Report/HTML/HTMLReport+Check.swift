@@ -23,6 +23,7 @@ extension HTMLReport {
     case .passed: return "passed"
     case .inconclusive: return "is inconclusive"
     case .killedFromOutside: return "has no verdict: its child was killed from outside"
+    case .internalFault: return "has no verdict: racecheck's own code crashed"
     case .specError: return "has a broken spec"
     case .failed(let failure):
       if let crash = failure.crash { return crash.outcome }
@@ -63,7 +64,9 @@ extension HTMLReport {
         .text(
           "minimized", "Minimized",
           "\(failure.original.size) operations shrunk to \(failure.scenario.size) in "
-            + "\(failure.shrinkSteps) step\(failure.shrinkSteps == 1 ? "" : "s")\(failure.shrinkingNote)"
+            + "\(failure.shrinkSteps) step\(failure.shrinkSteps == 1 ? "" : "s")"
+            + (failure.secondsShrinking.map { ", \(CheckReport.formatSeconds($0))" } ?? "")
+            + failure.shrinkingNote
         ))
       facts.append(
         .text(

@@ -24,6 +24,10 @@ extension JUnitReport.TestCase {
         message: "no verdict: the worker child was killed from outside",
         type: "killed-from-outside",
         details: report.description)
+    case .internalFault(let fault):
+      outcome = .error(
+        message: "no verdict: \(fault.summary)", type: "internal-error", details: report.description
+      )
     }
   }
 }

@@ -1,0 +1,25 @@
+/// A crash in racecheck's own code while it checked a subject: a racecheck bug, never a verdict on the subject.
+///
+/// The isolated child tells it from the subject's crashes by proof, not by guess: the
+/// crashing thread was running the scheduler's own code (the interposer had switched it out
+/// of the subject's mode), and the innermost frame that is not the Swift runtime or the C
+/// library is racecheck's.
+public struct InternalFault: Sendable, Codable, Hashable {
+  /// The signal the child died of (`SIGSEGV`).
+  public var signal: String
+  /// The runtime's message, for a trap that printed or inlined one.
+  public var message: String?
+  /// The innermost racecheck function on the crashing stack.
+  public var function: String?
+  /// The crashing thread's stack, symbolized.
+  public var stack: String
+  /// The scenario that ran when racecheck crashed, so that the crash can be reproduced.
+  public var scenario: Int?
+
+  /// One sentence for reports: what crashed, where.
+  public var summary: String {
+    "racecheck's own code crashed (\(signal)\(message.map { ": \($0)" } ?? "")"
+      + "\(function.map { " in \($0)" } ?? ""))"
+      + "\(scenario.map { " in scenario \($0 + 1)" } ?? "")"
+  }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+@testable import RaceCheck
+
+extension RaceCheckTestSuite {
+  /// A failure's report says how long the search took to find it apart from how long shrinking took.
+  @Suite struct FailureTimingTests {
+    @Test func theSeedLineGivesTheTimeToFindTheShrinkingTimeAndTheWhole() {
+      let report = TimedFailure.report(secondsToFind: 0.212, secondsShrinking: 0.086, seconds: 0.41)
+      #expect(
+        report.description.contains(
+          "Seed: 0x0000000000000001; found in scenario 4 after 3001 invocations in 212 ms; "
+            + "shrinking took 86 ms; 410 ms in all."))
+      #expect(!report.description.contains("with shrinking"))
+    }
+
+    @Test func theREADMEsSampleSeedLineIsTheOneTheReportPrints() throws {
+      var report = TimedFailure.report(
+        secondsToFind: 0.096, secondsShrinking: 0.187, seconds: 0.298)
+      report.seed = 0x319F_343A_9681_D9C3
+      let seedLine = try #require(
+        report.description.split(separator: "\n").first { $0.hasPrefix("Seed:") })
+      let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("README.md")
+      let text = try String(contentsOf: readme, encoding: .utf8)
+      #expect(text.split(separator: "\n").contains(seedLine), "\(seedLine)")
+    }
+
+    @Test func aFailureThatWasNotShrunkSaysSo() {
+      let report = TimedFailure.report(secondsToFind: 1.5, secondsShrinking: nil, seconds: 1.75)
+      #expect(
+        report.description.contains(
+          "found in scenario 4 after 3001 invocations in 1.5 s; not shrunk; 1.75 s in all."))
+    }
+
+    @Test func theHTMLPageGivesTheTimeToFindAndTheShrinkingTimeApart() {
+      let report = TimedFailure.report(secondsToFind: 0.212, secondsShrinking: 0.086, seconds: 0.41)
+      let html = HTMLReport.page(of: report, window: nil)
+      #expect(html.contains("in scenario 4 after 3001 invocations, 212 ms"))
+      #expect(html.contains("1 operations shrunk to 1 in 0 steps, 86 ms"))
+    }
+
+    @Test func runJSONCarriesBothTimesBesideTheWhole() throws {
+      let report = TimedFailure.report(secondsToFind: 0.25, secondsShrinking: 0.5, seconds: 1)
+      let document = try #require(
+        try JSONSerialization.jsonObject(with: Data(JSONOutput.encode(RunJSON(report)).utf8))
+          as? [String: Any])
+      #expect(document["secondsToFind"] as? Double == 0.25)
+      #expect(document["secondsShrinking"] as? Double == 0.5)
+      #expect(document["seconds"] as? Double == 1)
+    }
+
+    @Test func aPassWritesNullForBothTimes() throws {
+      let report = CheckReport(target: "Counter", seed: 1, configuration: Configuration())
+      let json = try JSONOutput.encode(RunJSON(report))
+      #expect(json.contains(#""secondsShrinking":null"#))
+      #expect(json.contains(#""secondsToFind":null"#))
+    }
+
+    @Test func aCheckMeasuresShrinkingWithinItsWholeTimeAndAfterTheSearch() throws {
+      var configuration = smallConfiguration()
+      configuration.isolated = false
+      let report = GuardedInsertArray.spec.check(configuration)
+      let failure = try #require(report.failure)
+      let shrinking = try #require(failure.secondsShrinking)
+      #expect(failure.shrinkSteps > 0)
+      #expect(shrinking > 0)
+      #expect(failure.secondsToFind + shrinking <= report.seconds)
+      #expect(report.description.contains("shrinking took"))
+    }
+
+    @Test func aCheckThatDoesNotShrinkRecordsNoShrinkingTime() throws {
+      var configuration = smallConfiguration()
+      configuration.isolated = false
+      configuration.minimizes = false
+      let report = GuardedInsertArray.spec.check(configuration)
+      let failure = try #require(report.failure)
+      #expect(failure.secondsShrinking == nil)
+      #expect(report.description.contains("; not shrunk;"))
+    }
+  }
+}
+
+/// A hand-made failure report whose times the tests choose.
+private enum TimedFailure {
+  static func report(secondsToFind: Double, secondsShrinking: Double?, seconds: Double)
+    -> CheckReport
+  {
+    let history = History(entries: [.made(0, "count", [], 0, 10, result: 1)])
+    let explanation = Explanation(
+      longestPrefix: [], state: "[]", candidates: [.init(entry: 0, returned: 1, expected: 0)])
+    let scenario = Scenario(initial: history.entries.map(\.call))
+    var failure = FailureReport(
+      evidence: .nonLinearizable(history, explanation),
+      diagnosis: Diagnosis(.unclassified, evidence: "no bug pattern fits"),
+      secondsToFind: secondsToFind, original: scenario, scenarioIndex: 3, scenario: scenario,
+      shrinkSteps: 0, shrinkingCutShort: false, failedInvocations: 5, invocations: 5,
+      repro: .notWritten("not asked for"))
+    failure.secondsShrinking = secondsShrinking
+    var report = CheckReport(
+      target: "Counter", seed: 1, configuration: Configuration(), outcome: .failed(failure))
+    report.search.invocations = 3001
+    report.seconds = seconds
+    return report
+  }
+}
