@@ -44,6 +44,10 @@ public enum Catalogue {
     Fixture(row: 33, post: nil, target: taskGroupAccumulator),
     Fixture(row: 34, post: nil, target: mutexCountStore),
     Fixture(row: 35, post: nil, target: mutexCountStoreFixed),
+    Fixture(row: 37, post: nil, target: mutexStore),
+    Fixture(row: 38, post: nil, target: serialQueueCompletionArray),
+    Fixture(row: 39, post: nil, target: serialQueueCopyDictionary),
+    Fixture(row: 40, post: nil, target: lockedWriteUnlockedRead),
   ]
 
   /// The fixtures' targets, in catalogue order, for the command line.

@@ -55,10 +55,12 @@ __attribute__((swiftcall)) void rc_mutex_lock_slow(uint32_t thread_id, RC_SWIFT_
    * which gives the word back: the kernel would take the poison for a thread id. */
   while (rc_mutex_word_load(word) == RC_MUTEX_POISON) sched_yield();
   ((rc_lock_slow_function *)original(RC_LOCK_SLOW, &lock_slow_slot))(thread_id, word);
+  rc_sanitizer_mutex_acquired(word);
 }
 
 __attribute__((swiftcall)) void rc_mutex_unlock_slow(RC_SWIFT_SELF void *word) {
   if (rc_is_subject() && scheduled(word, RC_MUTEX_UNLOCK, 0) != RC_MUTEX_FORWARD) return;
+  rc_sanitizer_mutex_releasing(word);
   ((rc_unlock_slow_function *)original(RC_UNLOCK_SLOW, &unlock_slow_slot))(word);
 }
 
@@ -68,7 +70,9 @@ __attribute__((swiftcall)) bool rc_mutex_try_lock_slow(RC_SWIFT_SELF void *word)
     if (outcome != RC_MUTEX_FORWARD) return outcome == RC_MUTEX_TAKEN;
   }
   if (rc_mutex_word_load(word) == RC_MUTEX_POISON) return false;
-  return ((rc_try_lock_slow_function *)original(RC_TRY_LOCK_SLOW, &try_lock_slow_slot))(word);
+  bool locked = ((rc_try_lock_slow_function *)original(RC_TRY_LOCK_SLOW, &try_lock_slow_slot))(word);
+  if (locked) rc_sanitizer_mutex_acquired(word);
+  return locked;
 }
 
 uint32_t rc_mutex_word_load(const void *word) {

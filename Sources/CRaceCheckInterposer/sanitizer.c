@@ -44,7 +44,8 @@ void rc_sanitizer_use_log(rc_race_log *log) {
   atomic_store_explicit(&current_log, log ? log : &own_log, memory_order_release);
 }
 
-rc_race_log *rc_sanitizer_log(void) {
+/* Not sanitized: the report hook calls it (see decode_mark). */
+RC_NOT_SANITIZED rc_race_log *rc_sanitizer_log(void) {
   return atomic_load_explicit(&current_log, memory_order_acquire);
 }
 
@@ -99,8 +100,10 @@ static const void *mark(int digit, unsigned byte) {
   return racecheck_interposer_marks + 16 + 4 * (256 * digit + (byte & 0xFF));
 }
 
-/* The digit and byte of a mark, or false when `pc` is not one. */
-static bool decode_mark(uint64_t pc, int *digit, unsigned *byte) {
+/* The digit and byte of a mark, or false when `pc` is not one. Not sanitized: it runs inside
+ * a report, where a function entry the sanitizer records can wait for the lock the report
+ * holds (a trace part full), and the child would hang. */
+RC_NOT_SANITIZED static bool decode_mark(uint64_t pc, int *digit, unsigned *byte) {
   uint64_t base = (uint64_t)(uintptr_t)racecheck_interposer_marks;
   if (pc < base + 14 || pc >= base + 16 + 4 * 256 * RC_MARK_DIGITS) return false;
   uint64_t code = (pc - base - 14) / 4;
@@ -439,6 +442,103 @@ RC_NOT_SANITIZED void rc_sanitizer_access(void *address, bool modify, void *pc) 
 #endif
 }
 
+/* MARK: Synchronization.Mutex */
+
+/* `Synchronization.Mutex` locks and unlocks inline with an atomic compare-and-exchange, which
+ * the sanitizer sees in the caller's code. Under contention it calls into the library (built
+ * without the sanitizer), where the kernel hands the lock over (FUTEX_LOCK_PI and
+ * FUTEX_UNLOCK_PI): no atomic there tells the sanitizer the unlocking thread's past comes
+ * before the locking one's, so every pair of critical sections that met contention would
+ * look like a race. mutex.c's definitions of the library's slow paths call these around the
+ * library's, on the mutex's word, which the inline paths' atomics use. */
+#if RC_SANITIZER
+static _Atomic uint64_t mutex_handovers;
+#endif
+
+void rc_sanitizer_mutex_acquired(void *word) {
+#if RC_SANITIZER
+  __tsan_acquire(word);
+  atomic_fetch_add_explicit(&mutex_handovers, 1, memory_order_relaxed);
+#else
+  (void)word;
+#endif
+}
+
+void rc_sanitizer_mutex_releasing(void *word) {
+#if RC_SANITIZER
+  __tsan_release(word);
+#else
+  (void)word;
+#endif
+}
+
+/* MARK: Swift's reference counts */
+
+#if RC_SANITIZER
+/* Copy-on-write (a Dictionary returned from `queue.sync { dict }`, then read outside the
+ * queue while a later write runs on it) is ordered by the reference count: the reader's
+ * release comes before the writer's check that the buffer is now unique, and only then
+ * does the writer change it in place. Both are atomics in the Swift runtime, which is not
+ * built with the sanitizer, so an optimized build's inlined reads and in-place writes of the
+ * buffer look like a race. While a check runs, the executable's definitions of the runtime's
+ * releases and uniqueness check forward to it and tell the sanitizer that order: a release
+ * releases the object, and a check that finds it unique acquires it. */
+void swift_release(void *object);
+void swift_release_n(void *object, uint32_t count);
+void swift_bridgeObjectRelease(void *object);
+void swift_bridgeObjectRelease_n(void *object, uint32_t count);
+bool swift_isUniquelyReferenced_nonNull_native(const void *object);
+RC_ORIGINAL(swift_release)
+RC_ORIGINAL(swift_release_n)
+RC_ORIGINAL(swift_bridgeObjectRelease)
+RC_ORIGINAL(swift_bridgeObjectRelease_n)
+RC_ORIGINAL(swift_isUniquelyReferenced_nonNull_native)
+
+/* Releases `object` to whoever finds it unique next. A bridge object's spare bits (the top
+ * byte and the low three) are cleared first, and only the start of a heap block is taken:
+ * a bridge object may be no pointer at all (a small string's bytes), and the sanitizer
+ * orders only memory it knows. */
+RC_NOT_SANITIZED static void released(const void *object) {
+  void *address = (void *)((uintptr_t)object & 0x00FFFFFFFFFFFFF8ULL);
+  if ((uintptr_t)address < 4096 || !rc_sanitizer_armed()) return;
+  if (__sanitizer_get_allocated_begin(address) == address) __tsan_release(address);
+}
+
+RC_NOT_SANITIZED void swift_release(void *object) {
+  released(object);
+  rc_real_swift_release()(object);
+}
+
+RC_NOT_SANITIZED void swift_release_n(void *object, uint32_t count) {
+  released(object);
+  rc_real_swift_release_n()(object, count);
+}
+
+RC_NOT_SANITIZED void swift_bridgeObjectRelease(void *object) {
+  released(object);
+  rc_real_swift_bridgeObjectRelease()(object);
+}
+
+RC_NOT_SANITIZED void swift_bridgeObjectRelease_n(void *object, uint32_t count) {
+  released(object);
+  rc_real_swift_bridgeObjectRelease_n()(object, count);
+}
+
+RC_NOT_SANITIZED bool swift_isUniquelyReferenced_nonNull_native(const void *object) {
+  bool unique = rc_real_swift_isUniquelyReferenced_nonNull_native()(object);
+  if (unique && rc_sanitizer_armed()) __tsan_acquire((void *)object);
+  return unique;
+}
+#endif
+
+uint64_t rc_sanitizer_mutex_handovers(void) {
+#if RC_SANITIZER
+  return atomic_load_explicit(&mutex_handovers, memory_order_relaxed);
+#else
+  return 0;
+#endif
+}
+
 /* MARK: Reports */
 
 #if RC_SANITIZER
@@ -537,6 +637,79 @@ RC_NOT_SANITIZED static bool starts_with(const char *text, const char *prefix) {
   return true;
 }
 
+/* The start of Thread Sanitizer's report and of one access in it, as compiler-rt lays them
+ * out (tsan_report.h: ReportDesc, ReportMop), read for what the report API does not return:
+ * the mutexes each access held. The layout is checked against what the API returned for the
+ * same access before it is trusted. */
+typedef struct rc_tsan_vector {
+  char *begin;
+  char *end;
+  char *last;
+} rc_tsan_vector;
+
+typedef struct rc_tsan_report_head {
+  int type;
+  uintptr_t tag;
+  rc_tsan_vector stacks;
+  rc_tsan_vector mops;
+} rc_tsan_report_head;
+
+typedef struct rc_tsan_mop {
+  int tid;
+  uintptr_t address;
+  int size;
+  bool write;
+  bool atomic;
+  uintptr_t external_tag;
+  rc_tsan_vector mutexes;
+} rc_tsan_mop;
+
+/* Whether `id` is one of the report's mutexes. */
+RC_NOT_SANITIZED static bool is_report_mutex(void *report, int mutexes, uint64_t id) {
+  for (int i = 0; i < mutexes; i++) {
+    uint64_t mutex_id = 0;
+    void *address = 0;
+    int destroyed = 0;
+    void *trace[1];
+    if (__tsan_get_report_mutex(report, (unsigned long)i, &mutex_id, &address, &destroyed, trace, 1)
+        && mutex_id == id) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/* How many entries of `stride` bytes (an int id, or a u64 at 16) `bytes` of an access's
+ * mutex list hold, or -1 unless each id is one of the report's mutexes. */
+RC_NOT_SANITIZED static int32_t report_mutex_entries(
+    void *report, int mutexes, const char *entries, size_t bytes, size_t stride) {
+  if (bytes % stride != 0) return -1;
+  for (size_t at = 0; at < bytes; at += stride) {
+    const void *entry = entries + at;
+    uint64_t id = stride == 8 ? (uint64_t)*(const int *)entry : *(const uint64_t *)entry;
+    if (!is_report_mutex(report, mutexes, id)) return -1;
+  }
+  return (int32_t)(bytes / stride);
+}
+
+/* The number of mutexes the report says access `index` held, or -1 when the runtime's layout
+ * is not the one known: `tid` to `atomic` are what the API returned for it. */
+RC_NOT_SANITIZED static int32_t mutexes_held(
+    void *report, int index, int mutexes, int tid, void *address, int size, int write, int atomic) {
+  const rc_tsan_report_head *head = report;
+  if ((size_t)(head->mops.end - head->mops.begin) / sizeof(void *) <= (size_t)index) return -1;
+  const rc_tsan_mop *mop = ((rc_tsan_mop *const *)(void *)head->mops.begin)[index];
+  if (mop == 0 || mop->tid != tid || mop->address != (uintptr_t)address || mop->size != size
+      || mop->write != (write != 0) || mop->atomic != (atomic != 0)) {
+    return -1;
+  }
+  size_t bytes = (size_t)(mop->mutexes.end - mop->mutexes.begin);
+  /* An entry is a mutex id and whether it was held for writing: an int and a bool (8 bytes)
+   * in the runtimes since LLVM 14, a u64 and a bool (16) before; the ids must be the report's. */
+  int32_t held = report_mutex_entries(report, mutexes, mop->mutexes.begin, bytes, 8);
+  return held >= 0 ? held : report_mutex_entries(report, mutexes, mop->mutexes.begin, bytes, 16);
+}
+
 /* A report of two accesses: a data race, a race on a Swift access the compiler announced
  * (an "external" race), or one whose earlier access freed the memory. */
 RC_NOT_SANITIZED static bool is_race(const char *description) {
@@ -584,7 +757,7 @@ RC_NOT_SANITIZED __attribute__((used, visibility("default"))) bool rc_sanitizer_
     access->is_atomic = atomic;
     access->runner_thread = -1;
     access->call_index = -1;
-    access->locks_held = -1;
+    access->locks_held = mutexes_held(opaque, i, mutexes, tid, address, size, write, atomic);
     access->released_lock = -1;
     access->call_synchronized = -1;
     for (int j = 0; j < threads; j++) {
@@ -599,9 +772,12 @@ RC_NOT_SANITIZED __attribute__((used, visibility("default"))) bool rc_sanitizer_
     }
     decode_stack(record, access, trace, 128);
   }
-  /* The report is made on the thread of the access that found the race. */
+  /* The report is made on the thread of the access that found the race. The mutexes each
+   * access held are the report's; the interposer's count of the thread's locks stands in
+   * only when the report cannot be read for them, and then only for this access. */
   rc_race_access *later = &record->accesses[0];
-  later->locks_held = locks_held;
+  record->mutexes_per_access = later->locks_held >= 0 && record->accesses[1].locks_held >= 0;
+  if (!record->mutexes_per_access) later->locks_held = locks_held;
   later->released_lock = released_lock;
   later->queues_left_count = queues_left_count;
   for (int i = 0; i < queues_left_count && i < RC_RACE_BLOCKS; i++) later->queues_left[i] = queues_left[i];

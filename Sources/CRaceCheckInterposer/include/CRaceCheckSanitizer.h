@@ -82,9 +82,9 @@ typedef struct rc_race_access {
   int64_t call_index;
   /* Whether it ran in an async block of that call, on a thread of its own. */
   int32_t in_async_block;
-  /* The locks the thread held, whether its call had released one before, and the queues it
-   * had left by sync (serial numbers): known for the access that found the race only, -1
-   * and 0 for the earlier one. */
+  /* The mutexes the access held, as the report says (see the record's mutexes_per_access);
+   * whether its call had released a lock before, and the queues it had left by sync (serial
+   * numbers): known for the access that found the race only, -1 and 0 for the earlier one. */
   int32_t locks_held;
   int32_t released_lock;
   int32_t queues_left_count;
@@ -108,6 +108,9 @@ typedef struct rc_race_record {
   int64_t stamp;
   /* The mutexes either access held, as the report counts them. */
   int32_t mutex_count;
+  /* Whether each access's locks_held is the report's own count for it; when false the later
+   * access's is the interposer's count of its thread's locks and the earlier one's -1. */
+  int32_t mutexes_per_access;
   int32_t module_count;
   char description[32];
   char modules[RC_RACE_MODULES][RC_RACE_MODULE_PATH];
@@ -178,6 +181,15 @@ void rc_sanitizer_acquire(const void *token);
 /* The async blocks calls submitted that have not finished running: a race in one is
  * reported only once it runs, and the runner waits for them before it judges an invocation. */
 int64_t rc_sanitizer_pending_blocks(void);
+
+/* A Synchronization.Mutex's contended path took or is about to give back the lock at `word`:
+ * the order the kernel makes, told to the sanitizer (nothing elsewhere). */
+void rc_sanitizer_mutex_acquired(void *word);
+void rc_sanitizer_mutex_releasing(void *word);
+
+/* How many times a Synchronization.Mutex was handed over through its contended path, whose
+ * order the interposer told the sanitizer; 0 in a build without it. */
+uint64_t rc_sanitizer_mutex_handovers(void);
 
 #ifdef __cplusplus
 }

@@ -35,6 +35,28 @@ extension SanitizerRace {
       diagnosis: race.diagnosis)
   }
 
+  /// Whether both of `record`'s accesses were made by racecheck's own code, symbolizing their stacks through `stacks`.
+  ///
+  /// Such a report is about racecheck's memory (such as its wait for a completion
+  /// handler), never about the class under test: it is no evidence against it.
+  static func isRaceChecksOwn(_ record: rc_race_record, stacks: SanitizerStacks) -> Bool {
+    let modules = Self.modules(of: record)
+    return isRaceChecksOwn(
+      stacks.stack(of: record.accesses.0, modules: modules).kinds,
+      stacks.stack(of: record.accesses.1, modules: modules).kinds)
+  }
+
+  /// Whether each stack, given innermost first as the kinds of its frames, made its access in racecheck's code.
+  ///
+  /// An access belongs to the innermost frame that is the user's or racecheck's: the runtime,
+  /// libdispatch, Foundation and the C library run on behalf of whichever code called them.
+  /// A stack with neither is not known to be racecheck's.
+  static func isRaceChecksOwn(_ stacks: [FrameKind]...) -> Bool {
+    stacks.allSatisfy { kinds in
+      kinds.first { $0 == .user || $0 == .raceCheck } == .raceCheck
+    }
+  }
+
   /// Whether `record`'s race gets a name more specific than the `data-race` family.
   ///
   /// Every mode puts a race named only by family after a failure that may name more: the
@@ -52,8 +74,12 @@ extension SanitizerRace {
   static func dataRace(of record: rc_race_record) -> DataRace {
     let (laterRecord, earlierRecord) = record.accesses
     let laterLocks = Int(max(0, laterRecord.locks_held))
-    // The report counts the mutexes either access held; those the later one did not hold were the earlier one's.
-    let earlierLocks = max(0, Int(record.mutex_count) - laterLocks)
+    // The report says which mutexes each access held. Where it could not be read for that, it
+    // still counts those either held: the ones the later access's thread did not hold were
+    // the earlier one's.
+    let earlierLocks =
+      record.mutexes_per_access != 0
+      ? Int(max(0, earlierRecord.locks_held)) : max(0, Int(record.mutex_count) - laterLocks)
     func named(
       _ access: rc_race_access, role: Int, locks: Int, released: Bool?, queuesLeft: [UInt]?
     ) -> DataRace.Access {
@@ -122,6 +148,8 @@ final class SanitizerStacks {
   struct Rendered {
     var text: String
     var functions: [String]
+    /// Whose code each frame is, innermost first.
+    var kinds: [FrameKind]
   }
 
   private let symbolizer = Symbolizer()
@@ -146,7 +174,9 @@ final class SanitizerStacks {
     }
     if let known = rendered[frames] { return known }
     let stack = symbolizer.symbolize(frames, firstFrameIsFault: false)
-    let result = Rendered(text: stack.render(), functions: stack.frames.compactMap(\.function))
+    let result = Rendered(
+      text: stack.render(), functions: stack.frames.compactMap(\.function),
+      kinds: stack.frames.map(\.kind))
     rendered[frames] = result
     return result
   }

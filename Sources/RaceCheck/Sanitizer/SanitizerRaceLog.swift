@@ -59,23 +59,39 @@ final class SanitizerRaceLog {
     return true
   }
 
-  /// The first report made since the last call, if any; later ones are the same race seen again, or its echoes.
+  /// Symbolizes the reports' stacks, to tell racecheck's own races from the subject's.
+  private lazy var stacks = SanitizerStacks()
+
+  /// The first report about the code under test made since the last call, if any; later ones are the same race seen again, or its echoes.
+  ///
+  /// Reports whose accesses are both racecheck's own are passed over: they are not the subject's.
   func takeReport() -> rc_race_record? {
     let count = rc_race_log_count(log)
     defer { taken = count }
     guard count > taken else { return nil }
     let first = max(taken, count - min(count, UInt64(RC_RACE_LOG_CAPACITY)))
-    return rc_race_log_record(log, first)?.pointee
+    return Self.firstSubjectReport(in: log, from: first, to: count, stacks: stacks)
   }
 
-  /// The first report `log` holds of the invocation that ran last: what a parent reads after its child died.
+  /// The first report about the code under test that `log` holds of the invocation that ran last: what a parent reads after its child died.
   static func lastInvocationReport(in log: UnsafeMutablePointer<rc_race_log>) -> rc_race_record? {
     let count = rc_race_log_count(log)
     let stamp = rc_race_log_stamp(log)
-    for index in (count - min(count, UInt64(RC_RACE_LOG_CAPACITY)))..<count {
-      if let record = rc_race_log_record(log, index), record.pointee.stamp == stamp {
-        return record.pointee
-      }
+    return firstSubjectReport(
+      in: log, from: count - min(count, UInt64(RC_RACE_LOG_CAPACITY)), to: count,
+      stacks: SanitizerStacks()
+    ) { $0.stamp == stamp }
+  }
+
+  /// The first record of `log` in `first..<end` that `belongs` accepts and that is not racecheck's own.
+  private static func firstSubjectReport(
+    in log: UnsafeMutablePointer<rc_race_log>, from first: UInt64, to end: UInt64,
+    stacks: SanitizerStacks, where belongs: (rc_race_record) -> Bool = { _ in true }
+  ) -> rc_race_record? {
+    guard first < end else { return nil }
+    for index in first..<end {
+      guard let record = rc_race_log_record(log, index)?.pointee, belongs(record) else { continue }
+      if !SanitizerRace.isRaceChecksOwn(record, stacks: stacks) { return record }
     }
     return nil
   }

@@ -261,6 +261,34 @@ extension RaceCheckTestSuite {
       #expect(replay.hasSuffix("--shrink-time 1 --repro-dir \(directory.path)"), "\(replay)")
     }
 
+    @Test func demoWithTargetsChecksOnlyTheNamedRows() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      var mislabelled = CLI.stuck
+      mislabelled.expectation = .pass
+      // The mislabelled row would disagree: left out, every row checked agrees.
+      let result = CLI.invoke(
+        [
+          "demo", "--targets", CLI.locked.name, "--seeds", "1,2", "--scenarios", "3",
+          "--invocations", "20", "--repro-dir", directory.path,
+        ],
+        driver: CLI.driver(targets: [CLI.locked, mislabelled]))
+      #expect(result.status == 0, "\(result.output)")
+      let rows = result.outputLines.filter { $0.hasPrefix(CLI.locked.name) }
+      #expect(rows.count == 2, "\(result.output)")
+      #expect(!result.output.contains("StuckCounter"), "\(result.output)")
+    }
+
+    @Test func demoWithAnUnknownTargetSaysWhichAndExits64() {
+      let result = CLI.invoke(
+        ["demo", "--targets", "\(CLI.locked.name),LockedCountr"],
+        driver: CLI.driver(targets: [CLI.locked]))
+      #expect(result.status == 64)
+      #expect(
+        result.errorLines.first?.hasPrefix("racecheck: unknown target 'LockedCountr'") == true,
+        "\(result.errorLines)")
+    }
+
     @Test func programNamedCheckMyTypesNamesItselfInHelpAndHints() {
       let driver = CLI.driver(programName: "check-my-types")
       #expect(

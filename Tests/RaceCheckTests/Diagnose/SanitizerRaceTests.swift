@@ -33,9 +33,15 @@ extension RaceCheckTestSuite {
       initial: [.init("write", ["a"])], parallel: [[.init("write", ["b"])], [.init("read")]])
 
     /// A record as the report hook writes it: `later` found the race, `earlier` conflicts with it.
-    static func record(later: Side, earlier: Side, mutexes: Int32 = 0) -> rc_race_record {
+    ///
+    /// With `perAccess` each side's `locksHeld` is the report's own count for it; without, the
+    /// later side's is the interposer's count of its thread's locks and `mutexes` the report's total.
+    static func record(
+      later: Side, earlier: Side, mutexes: Int32 = 0, perAccess: Bool = false
+    ) -> rc_race_record {
       var record = rc_race_record()
       record.mutex_count = mutexes
+      record.mutexes_per_access = perAccess ? 1 : 0
       func fill(_ access: inout rc_race_access, _ side: Side) {
         access.address = 0x7200_0000_1000
         access.size = 8
@@ -70,10 +76,12 @@ extension RaceCheckTestSuite {
       return record
     }
 
-    static func decoded(later: Side, earlier: Side, mutexes: Int32 = 0) -> SanitizerRace.Decoded {
+    static func decoded(
+      later: Side, earlier: Side, mutexes: Int32 = 0, perAccess: Bool = false
+    ) -> SanitizerRace.Decoded {
       SanitizerRace.decoded(
-        record(later: later, earlier: earlier, mutexes: mutexes), scenario: scenario,
-        stacks: SanitizerStacks())
+        record(later: later, earlier: earlier, mutexes: mutexes, perAccess: perAccess),
+        scenario: scenario, stacks: SanitizerStacks())
     }
 
     @Test func blocksOfOneConcurrentQueueAreAQueueWithoutBarrier() {
@@ -152,6 +160,72 @@ extension RaceCheckTestSuite {
       #expect(found.race.earlier.guarding == "holding 1 lock")
       #expect(
         found.race.later.guarding == "with no lock held, after its operation had released one")
+    }
+
+    // The report of row 40 that swapped its guards: the unlocked read on the main thread found
+    // the race, whose thread the interposer counted one lock for (one racecheck's code held),
+    // and the write under the lock came first. The report's own mutexes of each access decide.
+    @Test func eachAccessKeepsTheMutexesTheReportSaysItHeld() {
+      let found = Self.decoded(
+        later: Side(write: false, call: 1, locksHeld: 0),
+        earlier: Side(thread: 1, call: 2, locksHeld: 1), mutexes: 1, perAccess: true)
+      #expect(found.race.later.guarding == "with no synchronization at all")
+      #expect(found.race.earlier.guarding == "holding 1 lock")
+      #expect(found.diagnosis.pattern == .unsynchronizedAccess)
+      // The other way round: the locked write found the race.
+      let reversed = Self.decoded(
+        later: Side(call: 2, locksHeld: 1),
+        earlier: Side(write: false, thread: 1, call: 1, locksHeld: 0), mutexes: 1,
+        perAccess: true)
+      #expect(reversed.race.later.guarding == "holding 1 lock")
+      #expect(reversed.race.earlier.guarding == "with no synchronization at all")
+    }
+
+    @Test func twoAccessesUnderDifferentMutexesAreOnlyADataRace() {
+      let found = Self.decoded(
+        later: Side(call: 1, locksHeld: 1), earlier: Side(thread: 1, call: 2, locksHeld: 1),
+        mutexes: 2, perAccess: true)
+      #expect(found.race.later.guarding == "holding 1 lock")
+      #expect(found.race.earlier.guarding == "holding 1 lock")
+      #expect(found.diagnosis.pattern == .dataRace)
+    }
+
+    // The frames of the report a `completing:` spec gave: both accesses in racecheck's wait.
+    static let completionWait = FrameKind.classify(
+      symbol:
+        "$s9RaceCheck14CompletionWaitC5value2of7timeout2on7runningAA5ValueOAA8ScenarioV4CallV_s8DurationVAA0L8ExecutorCSgAJyYaYbKctKF",
+      module: "racecheck")
+    static let mutexStoreSet = FrameKind.classify(
+      symbol: "$s8Fixtures10MutexStoreC3setyySS_SitFySDySSSiGzYuYTXEfU_", module: "racecheck")
+    static let withLock = FrameKind.classify(
+      symbol:
+        "$s15Synchronization5MutexVAARi_zrlE8withLockyqd__qd__xzYuqd_0_YKYTXEqd_0_YKs5ErrorRd_0_Ri_d__r0_lF",
+      module: "racecheck")
+    static let runColumn = FrameKind.classify(
+      symbol: "$s9RaceCheck12StressRunnerC9runColumn33_F27911BC6B1B6696D4CD3CFCBADA47ABLLyySiF",
+      module: "racecheck")
+
+    @Test func recordedFramesAreClassifiedAsTheReportsWere() {
+      #expect(Self.completionWait == .raceCheck)
+      #expect(Self.mutexStoreSet == .user)
+      #expect(Self.withLock == .runtime)
+      #expect(Self.runColumn == .raceCheck)
+    }
+
+    @Test func aRaceBothOfWhoseAccessesAreInRaceChecksCodeIsRaceChecksOwn() {
+      let wait = [Self.withLock, Self.completionWait, Self.runColumn]
+      #expect(SanitizerRace.isRaceChecksOwn(wait, [.system, .runtime] + wait))
+    }
+
+    @Test func aRaceWithAnAccessInTheUsersCodeIsTheSubjects() {
+      let store = [Self.withLock, Self.mutexStoreSet, Self.runColumn]
+      let wait = [Self.completionWait, Self.runColumn]
+      // The user's frame is innermost on one side: racecheck's frames below it only called it.
+      #expect(!SanitizerRace.isRaceChecksOwn(store, wait))
+      #expect(!SanitizerRace.isRaceChecksOwn(wait, store))
+      #expect(!SanitizerRace.isRaceChecksOwn(store, store))
+      // A stack of the runtime's frames alone is not known to be racecheck's.
+      #expect(!SanitizerRace.isRaceChecksOwn([.runtime, .foundation], wait))
     }
 
     @Test func anAccessOutsideEveryCallHasNoCall() {
