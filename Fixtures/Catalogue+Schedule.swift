@@ -21,6 +21,9 @@ extension Catalogue {
     "MainThreadSkipsLock": .fail(.unsynchronizedAccess, or: [.dataRace]),
     // Row 26's shape on integers: no read meets freed memory, so only the specific name will do.
     "LockedWriteUnlockedRead": .fail(.unsynchronizedAccess),
+    // Row 37 counts its writes in an `Atomic`, whose order the scheduler cannot see: it says
+    // so rather than pass.
+    "MutexStore": .inconclusive,
   ]
 
   /// What stress mode expects in a `--sanitize=thread` build where it differs, by target name: schedule mode's.
@@ -28,8 +31,12 @@ extension Catalogue {
   /// Thread Sanitizer sees the four data races from happens-before, whether or not the bad
   /// interleaving happened, and racecheck's interposer tells it what guarded each access, so
   /// they get the specific names schedule mode gives them; it also sees row 18's snapshot read
-  /// the storage a barrier block writes. (Row 22's entry is its stress expectation.)
-  public static var sanitizerExpectations: [String: Expectation] { scheduleExpectations }
+  /// the storage a barrier block writes. (Row 22's entry is its stress expectation.) What the
+  /// scheduler cannot see and says so of (row 37's `Atomic`), the sanitizer sees: those rows keep
+  /// their stress expectation.
+  public static var sanitizerExpectations: [String: Expectation] {
+    scheduleExpectations.filter { $0.value.verdict != .inconclusive }
+  }
 
   /// Rows whose code can trap under the scheduler as it does under stress: schedule mode checks them only in an isolated child.
   ///

@@ -77,6 +77,9 @@ public struct Expectation: Hashable, Sendable {
   /// The target must pass.
   public static let pass = Expectation(verdict: .pass, diagnosis: nil)
 
+  /// The check must claim neither a pass nor a failure: the mode cannot see what the target's correctness rests on.
+  public static let inconclusive = Expectation(verdict: .inconclusive, diagnosis: nil)
+
   /// The target must fail with `diagnosis`, or with one of `otherBugs` when it has several.
   public static func fail(_ diagnosis: BugPattern, or otherBugs: Set<BugPattern> = [])
     -> Expectation

@@ -117,7 +117,7 @@ enum DemoCommand {
     var widths = [
       targets.map(\.target.name.count).max() ?? 0,
       targets.map { ListCommand.describe($0.expectation).count }.max() ?? 0,
-      "spec error".count,
+      max("spec error".count, Verdict.inconclusive.rawValue.count),
       BugPattern.allCases.map(\.rawValue.count).max() ?? 0,
     ]
     if showsSeed { widths.append(Configuration.formatSeed(0).count) }
