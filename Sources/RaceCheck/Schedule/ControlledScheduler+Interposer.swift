@@ -290,6 +290,9 @@ extension ControlledScheduler {
       record(me, "unseen \(name) waits")
       point(me, waiting: .lockWord(word))
     }
+    // The word is swapped where the sanitizer does not look: it is told the acquire, which the
+    // holder's inlined unlock released on the same word.
+    if let pointer { rc_sanitizer_acquire(pointer) }
     record(me, "unseen \(name) acquire")
     return RC_MUTEX_TAKEN
   }
