@@ -198,6 +198,8 @@ struct DemoJSON: Codable {
     var agrees: Bool
     var seconds: JSONNumber
     var seed: String
+    /// The calls of the minimized failing scenario, for a row that failed: how far shrinking got.
+    var minimizedOperations: OrNull<Int>
     /// Why the row's search was cut short, for an inconclusive verdict.
     var inconclusive: OrNull<String>
     var specError: OrNull<String>

@@ -41,9 +41,9 @@ struct ChildDeath {
   /// bookkeeping, not code under test), and the innermost frame of its stack outside the
   /// Swift runtime and the C library is racecheck's. A subject's `deinit` that the scheduler's
   /// release of a block runs, say, has a user frame innermost and stays the subject's.
-  func internalFault() -> InternalFault? {
+  func internalFault(symbolizer: Symbolizer) -> InternalFault? {
     guard !hung, let crash = crashRecord, crash.ranScheduler else { return nil }
-    let stack = Symbolizer().symbolize(crash.frames, firstFrameIsFault: true)
+    let stack = symbolizer.symbolize(crash.frames, firstFrameIsFault: true)
     guard
       let innermost = stack.frames.first(where: { $0.kind != .runtime && $0.kind != .system }),
       innermost.kind == .raceCheck
@@ -56,8 +56,8 @@ struct ChildDeath {
       scenario: snapshot.scenario ?? crash.scenario)
   }
 
-  /// What the report shows of the death while the child ran `scenario`.
-  func evidence(of scenario: Scenario) -> CrashEvidence {
+  /// What the report shows of the death while the child ran `scenario`, its stacks named by `symbolizer`.
+  func evidence(of scenario: Scenario, symbolizer: Symbolizer) -> CrashEvidence {
     let calls = scenario.allCalls
     let inFlight = snapshot.threads.compactMap { thread -> CrashEvidence.InFlightCall? in
       guard let operation = thread.operation, calls.indices.contains(operation) else { return nil }
@@ -66,7 +66,6 @@ struct ChildDeath {
     }
     let crash = crashRecord
     let stackRecords = records.filter { $0.kind == .stack }
-    let symbolizer = Symbolizer()
     let stack = crash.map { symbolizer.symbolize($0.frames, firstFrameIsFault: true) }
     let stacks =
       hung ? symbolizer.symbolize(stackRecords.map(\.frames), firstFrameIsFault: true) : []

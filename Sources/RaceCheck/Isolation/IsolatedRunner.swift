@@ -17,8 +17,10 @@ final class IsolatedRunner: ScenarioRunning {
   private let hangTimeout: Double
   private let interruption: Interruption?
   private var worker: WorkerProcess?
+  /// Names the stacks of every child that dies: one llvm-symbolizer kept for the whole check.
+  private let symbolizer = Symbolizer(session: SymbolizerSession())
   /// The stacks of Thread Sanitizer's reports from children that died, symbolized once each.
-  private lazy var raceStacks = SanitizerStacks()
+  private lazy var raceStacks = SanitizerStacks(symbolizer: symbolizer)
 
   /// How many children in a row may die of an outside signal before the check gives up.
   static var outsideKillAttempts: Int { 3 }
@@ -74,8 +76,8 @@ final class IsolatedRunner: ScenarioRunning {
         {
           throw .workerUnavailable(command.neverStartedMessage)
         }
-        if let fault = death.internalFault() { throw .internalFault(fault) }
-        let evidence = death.evidence(of: request.scenario)
+        if let fault = death.internalFault(symbolizer: symbolizer) { throw .internalFault(fault) }
+        let evidence = death.evidence(of: request.scenario, symbolizer: symbolizer)
         let took = (death.snapshot.invocation ?? 0) + 1
         var failure = ObservedFailure(evidence: .death(evidence), signal: death.signal)
         // A race Thread Sanitizer named before the child died is the failure; the death came of

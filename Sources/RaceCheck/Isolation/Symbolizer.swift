@@ -24,16 +24,20 @@ package struct Symbolizer: Sendable {
   package var llvmSymbolizer: String?
   /// How long one batch may take before llvm-symbolizer is killed and the frames left raw.
   package var timeout: Duration
+  /// The kept llvm-symbolizer that answers batch after batch, or nil to run a fresh one for each.
+  package var session: SymbolizerSession?
 
   /// The arguments llvm-symbolizer runs with; frames arrive on stdin as `"<module>" 0x<address>` lines.
   package static let arguments = ["--inlines", "--output-style=JSON"]
 
-  /// Creates a symbolizer that runs `llvmSymbolizer` (by default the toolchain's) for at most `timeout` a batch.
+  /// Creates a symbolizer that runs `llvmSymbolizer` (by default the toolchain's) for at most `timeout` a batch, kept running in `session` when one is given.
   package init(
-    llvmSymbolizer: String? = Symbolizer.defaultLLVMSymbolizer, timeout: Duration = .seconds(10)
+    llvmSymbolizer: String? = Symbolizer.defaultLLVMSymbolizer, timeout: Duration = .seconds(10),
+    session: SymbolizerSession? = nil
   ) {
     self.llvmSymbolizer = llvmSymbolizer
     self.timeout = timeout
+    self.session = session
   }
 
   /// The llvm-symbolizer this process finds on its `PATH`, looked up once.
@@ -97,6 +101,11 @@ package struct Symbolizer: Sendable {
     let none = [LLVMSymbolizerOutput.Answer?](repeating: nil, count: queries.count)
     guard !queries.isEmpty else { return ([], nil) }
     guard let llvmSymbolizer else { return (none, .toolNotFound) }
+    if let answers = session?.answers(
+      to: queries, llvmSymbolizer: llvmSymbolizer, arguments: Self.arguments, timeout: timeout)
+    {
+      return (answers, answers.contains(nil) ? .unreadableOutput : nil)
+    }
     let result: ToolProcess.Result
     do {
       result = try ToolProcess.run(

@@ -78,7 +78,9 @@ package enum ToolProcess {
     }
     _ = fcntl(parentEnd, F_SETFL, fcntl(parentEnd, F_GETFL) | O_NONBLOCK)
 
-    let output = exchange(over: parentEnd, input: input, deadline: deadline)
+    let output = exchange(over: parentEnd, input: input, deadline: deadline, endsInput: true) {
+      _ in false
+    }
     if output.timedOut {
       kill(pid, SIGKILL)
       _ = reap(pid, deadline: nil)
@@ -93,7 +95,7 @@ package enum ToolProcess {
   }
 
   /// Starts the tool with `stdio` as its stdin and stdout, a clean signal mask, and stderr discarded.
-  private static func spawn(
+  fileprivate static func spawn(
     _ executable: String, arguments: [String], stdio: Int32, hiding hiddenVariables: Set<String>
   ) throws(Failure) -> pid_t {
     var actions = posix_spawn_file_actions_t()
@@ -131,19 +133,25 @@ package enum ToolProcess {
     return pid
   }
 
-  /// Writes `input` and reads until end of file, alternating as the socket allows, until `deadline`.
-  private static func exchange(over socket: Int32, input: [UInt8], deadline: Int64) -> (
-    bytes: [UInt8], timedOut: Bool
-  ) {
+  /// Writes `input` and reads until end of file or until `isComplete` holds for what was read, until `deadline`.
+  ///
+  /// Writing and reading alternate as the socket allows. `endsInput` shuts the socket for
+  /// writing once `input` is written: a tool that runs to completion needs its end of input,
+  /// a conversation's tool must wait for the next question.
+  fileprivate static func exchange(
+    over socket: Int32, input: [UInt8], deadline: Int64, endsInput: Bool,
+    isComplete: ([UInt8]) -> Bool
+  ) -> (bytes: [UInt8], timedOut: Bool) {
     var output: [UInt8] = []
     var written = 0
     var writing = true
     if input.isEmpty {
-      shutdown(socket, Int32(SHUT_WR))
+      if endsInput { shutdown(socket, Int32(SHUT_WR)) }
       writing = false
     }
     var buffer = [UInt8](repeating: 0, count: 64 * 1024)
     while true {
+      if !writing, isComplete(output) { return (output, false) }
       let remaining = deadline - MonotonicClock.now()
       guard remaining > 0 else { return (output, true) }
       var descriptor = pollfd(
@@ -159,7 +167,7 @@ package enum ToolProcess {
         if sent > 0 { written += sent }
         // A tool that stopped reading (EPIPE) has answered all it will; keep reading its output.
         if written == input.count || (sent < 0 && errno != EAGAIN && errno != EINTR) {
-          shutdown(socket, Int32(SHUT_WR))
+          if endsInput { shutdown(socket, Int32(SHUT_WR)) }
           writing = false
         }
       }
@@ -175,7 +183,7 @@ package enum ToolProcess {
   }
 
   /// Waits for the tool to end, up to `deadline` (forever when nil); nil if it is still running then.
-  private static func reap(_ pid: pid_t, deadline: Int64?) -> Termination? {
+  fileprivate static func reap(_ pid: pid_t, deadline: Int64?) -> Termination? {
     var status: Int32 = 0
     var pause: UInt32 = 50  // microseconds; the tool has closed its output, so it is about to exit.
     while true {
@@ -194,8 +202,77 @@ package enum ToolProcess {
   }
 
   /// `duration` in whole nanoseconds, the unit of ``MonotonicClock``.
-  private static func nanoseconds(_ duration: Duration) -> Int64 {
+  fileprivate static func nanoseconds(_ duration: Duration) -> Int64 {
     let (seconds, attoseconds) = duration.components
     return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
+  }
+}
+
+extension ToolProcess {
+  /// A tool kept running to answer question after question, one line of output per line of input.
+  ///
+  /// llvm-symbolizer reads a module's debug information once and keeps it: a second batch
+  /// about the same modules costs microseconds where a fresh launch costs tens of
+  /// milliseconds. A question that is not answered in time, or a tool that ends, ends the
+  /// conversation: it is killed and every later question fails at once.
+  package final class Conversation {
+    private let socket: Int32
+    private let pid: pid_t
+    private var isOver = false
+
+    /// Starts `executable` with `arguments`, hiding the environment variables `removing` names.
+    package init(
+      _ executable: String, arguments: [String] = [], removing hiddenVariables: Set<String> = []
+    ) throws(Failure) {
+      var ends: [Int32] = [-1, -1]
+      let socketType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+      guard socketpair(AF_UNIX, socketType, 0, &ends) == 0 else {
+        throw .socketFailed(errno: errno)
+      }
+      defer { close(ends[1]) }  // The tool's end; held here, the tool would never see end of input.
+      do {
+        pid = try spawn(executable, arguments: arguments, stdio: ends[1], hiding: hiddenVariables)
+      } catch {
+        close(ends[0])
+        throw error
+      }
+      socket = ends[0]
+      _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
+    }
+
+    deinit {
+      end()
+      close(socket)
+    }
+
+    /// The tool's answers to `lines`, one line each, or nil when it did not give them all within `timeout`.
+    package func ask(_ lines: [String], timeout: Duration) -> [String]? {
+      guard !isOver else { return nil }
+      let expected = lines.count
+      let input = Array(lines.map { $0.hasSuffix("\n") ? $0 : $0 + "\n" }.joined().utf8)
+      let output = exchange(
+        over: socket, input: input, deadline: MonotonicClock.now() + nanoseconds(timeout),
+        endsInput: false
+      ) { bytes in bytes.count { $0 == UInt8(ascii: "\n") } >= expected }
+      let answers = output.bytes.split(
+        separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+      // Exactly one line each: anything more would be taken for the next question's answers.
+      guard !output.timedOut, answers.count == expected + 1, answers.last?.isEmpty == true else {
+        end()
+        return nil
+      }
+      return answers.prefix(expected).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Ends the tool: end of input first, then a kill for one that does not exit at once.
+    private func end() {
+      guard !isOver else { return }
+      isOver = true
+      shutdown(socket, Int32(SHUT_WR))
+      if ToolProcess.reap(pid, deadline: MonotonicClock.now() + 100_000_000) == nil {
+        kill(pid, SIGKILL)
+        _ = ToolProcess.reap(pid, deadline: nil)
+      }
+    }
   }
 }

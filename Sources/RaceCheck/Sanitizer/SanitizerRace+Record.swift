@@ -152,8 +152,13 @@ final class SanitizerStacks {
     var kinds: [FrameKind]
   }
 
-  private let symbolizer = Symbolizer()
+  private let symbolizer: Symbolizer
   private var rendered: [[RawFrame]: Rendered] = [:]
+
+  /// Creates an empty set of stacks named by `symbolizer`, by default one llvm-symbolizer kept for them all.
+  init(symbolizer: Symbolizer = Symbolizer(session: SymbolizerSession())) {
+    self.symbolizer = symbolizer
+  }
 
   /// The stack of `access`, whose frames name their images by index into `modules`.
   func stack(of access: rc_race_access, modules: [String]) -> Rendered {

@@ -55,23 +55,27 @@ extension CheckSession {
   ///
   /// A rare interleaving may fail once in thousands of invocations; with the plain budget
   /// every shrinking candidate would then look like a pass and nothing would shrink. So the
-  /// failing scenario is run again first, up to eight times the plain budget, and the
-  /// candidates' budget sized from the rate measured. A schedule is seeded, so its rate is
+  /// failing scenario is run again first, up to eight times the plain budget and within the
+  /// shrinking time, and the candidates' budget sized from the rate measured. A schedule is seeded, so its rate is
   /// the schedules it took.
   private func invocationsPerFailure(of failure: ObservedFailure, of scenario: Scenario, index: Int)
     -> Int
   {
     let budget = invocationBudget
     if let schedule = failure.schedule { return schedule.index + 1 }
+    // Measuring is part of shrinking and ends with it: on a busy machine eight budgets of a
+    // slow scenario can take seconds.
+    let measuringDeadline = shrinkDeadline
     if let death = failure.evidence.crash {
       // A crash ends its run: the invocations it took are one sample of its rate, and a lucky
       // early death would size every candidate far too small. So a crash's scenario runs once
       // more for a second sample, in a fresh child that takes a second without progress for a
       // hang, as a candidate's does. A hang is not run again: that would cost its timeout.
       let first = (death.invocation ?? 0) + 1
-      var rerun = request(scenario, index: index, invocations: 8 * budget, fresh: true)
+      var rerun = request(
+        scenario, index: index, invocations: 8 * budget, deadline: measuringDeadline, fresh: true)
       rerun.hangTimeout = min(Self.candidateHangTimeout, configuration.hangTimeout).seconds
-      guard death.kind == .crash, !isPastShrinkingTime(shrinkDeadline),
+      guard death.kind == .crash, !isPastShrinkingTime(measuringDeadline),
         let again = try? run(rerun)
       else { return first }
       guard let second = again.failure?.evidence.crash else { return first + again.invocations }
@@ -79,13 +83,15 @@ extension CheckSession {
     }
     var invocations = 0
     var failures = 0
-    while failures == 0, invocations < 8 * budget, !isPastShrinkingTime(shrinkDeadline) {
-      guard let result = try? run(request(scenario, index: index, invocations: budget))
-      else { break }
+    while failures == 0, invocations < 8 * budget, !isPastShrinkingTime(measuringDeadline) {
+      let measure = request(
+        scenario, index: index, invocations: budget, deadline: measuringDeadline)
+      guard let result = try? run(measure) else { break }
       invocations += max(1, result.invocations)
       failures += result.failures
     }
-    // None in eight budgets: the candidates get the most invocations there are.
+    // None in eight budgets, or before the shrinking time ran out: the candidates get the most
+    // invocations there are.
     guard failures > 0 else { return 8 * budget / 5 }
     return (invocations + failures - 1) / failures
   }

@@ -258,7 +258,7 @@ extension RaceCheckTestSuite {
           "  Replay: check-my-types run StuckCounter --seed 0x0000000000000001 --scenarios 3 "
             + "--invocations 20"),
         "\(result.output)")
-      #expect(replay.hasSuffix("--shrink-time 1 --repro-dir \(directory.path)"), "\(replay)")
+      #expect(replay.hasSuffix("--shrink-time 3 --repro-dir \(directory.path)"), "\(replay)")
     }
 
     @Test func demoWithTargetsChecksOnlyTheNamedRows() throws {
@@ -423,9 +423,15 @@ extension RaceCheckTestSuite {
         #expect(
           Set(row.keys).isSuperset(of: [
             "index", "target", "expected", "verdict", "expectedDiagnosis", "diagnosis", "agrees",
-            "seconds", "seed",
+            "seconds", "seed", "minimizedOperations",
           ]))
       }
+      // RacyCounter fails: its row says how many calls its minimized scenario kept.
+      let racy = try #require(rows.first { $0["target"] as? String == "RacyCounter" })
+      let kept = try #require(racy["minimizedOperations"] as? Int)
+      #expect((1...20).contains(kept))
+      let locked = try #require(rows.first { $0["target"] as? String == "LockedCounter" })
+      #expect(locked["minimizedOperations"] is NSNull)
       #expect(document["total"] as? Int == 3)
     }
 

@@ -212,6 +212,55 @@ extension RaceCheckTestSuite {
       #expect(stack.frames.count == 5_000)
     }
 
+    // MARK: One llvm-symbolizer kept for a check
+
+    @Test func keptSymbolizerAnswersLaterBatchesWithoutStartingAgain() throws {
+      // A script that becomes the real tool: once it runs, removing the script changes nothing
+      // for the running process, but any fresh launch fails.
+      let real = try #require(Symbolizer.defaultLLVMSymbolizer)
+      let tool = try FakeTool(script: "exec '\(real)' \"$@\"")
+      let session = SymbolizerSession()
+      let kept = Symbolizer(llvmSymbolizer: tool.path, session: session)
+      let first = kept.symbolize(
+        Self.captureStack().addresses.map(Self.rawFrame), firstFrameIsFault: false)
+      try FileManager.default.removeItem(atPath: tool.path)
+
+      let later = kept.symbolize(try Self.distinctFrames(50), firstFrameIsFault: false)
+      let fresh = Symbolizer(llvmSymbolizer: tool.path)
+        .symbolize(try Self.distinctFrames(50), firstFrameIsFault: false)
+
+      #expect(first.problem == nil)
+      #expect(later.problem == nil, "new addresses were answered by the kept tool")
+      #expect(later.frames.contains { $0.isSymbolized })
+      #expect(fresh.problem != nil, "a fresh launch of the removed tool fails")
+    }
+
+    @Test func keptSymbolizerThatHangsIsGivenUpForFreshOnes() throws {
+      let tool = try FakeTool(script: "exec sleep 30")
+      let symbolizer = Symbolizer(
+        llvmSymbolizer: tool.path, timeout: .milliseconds(200), session: SymbolizerSession())
+      let frames = Self.captureStack().addresses.map(Self.rawFrame)
+      let clock = ContinuousClock()
+      let start = clock.now
+      let first = symbolizer.symbolize(frames, firstFrameIsFault: false)
+      let second = symbolizer.symbolize(frames, firstFrameIsFault: false)
+
+      // The kept tool's timeout, then a fresh tool's; the second batch asks only a fresh one.
+      #expect(clock.now - start < .seconds(3))
+      #expect(first.problem == .timedOut(.milliseconds(200)))
+      #expect(second.problem == .timedOut(.milliseconds(200)))
+    }
+
+    @Test func conversationGetsOneLineForEachQuestionUntilTheToolEnds() throws {
+      let echo = try ToolProcess.Conversation("/bin/cat")
+      #expect(echo.ask(["a", "b"], timeout: .seconds(5)) == ["a", "b"])
+      #expect(echo.ask(["c"], timeout: .seconds(5)) == ["c"])
+
+      let ended = try ToolProcess.Conversation("/bin/sh", arguments: ["-c", "exit 0"])
+      #expect(ended.ask(["x"], timeout: .seconds(5)) == nil)
+      #expect(ended.ask(["y"], timeout: .seconds(5)) == nil, "a conversation that ended stays over")
+    }
+
     @Test func batchLargerThanThePipeBuffersIsExchangedWithoutDeadlock() throws {
       // About 200 KB in and a megabyte out: writing it all before reading would stall both sides.
       let stack = Symbolizer().symbolize(try Self.distinctFrames(3_000), firstFrameIsFault: false)

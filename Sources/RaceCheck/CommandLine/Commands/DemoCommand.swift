@@ -239,6 +239,7 @@ enum DemoCommand {
       agrees: outcome.agrees,
       seconds: JSONNumber(report.seconds),
       seed: Configuration.formatSeed(report.seed),
+      minimizedOperations: OrNull(report.failure?.scenario.allCalls.count),
       inconclusive: OrNull(report.inconclusiveReason?.description),
       specError: OrNull(report.specError?.message))
   }
