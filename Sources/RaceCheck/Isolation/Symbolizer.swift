@@ -30,6 +30,9 @@ package struct Symbolizer: Sendable {
   /// The arguments llvm-symbolizer runs with; frames arrive on stdin as `"<module>" 0x<address>` lines.
   package static let arguments = ["--inlines", "--output-style=JSON"]
 
+  /// The environment variables llvm-symbolizer must not see: with `DEBUGINFOD_URLS` set it would fetch debug information over the network.
+  static let hiddenEnvironment: Set<String> = ["DEBUGINFOD_URLS"]
+
   /// Creates a symbolizer that runs `llvmSymbolizer` (by default the toolchain's) for at most `timeout` a batch, kept running in `session` when one is given.
   package init(
     llvmSymbolizer: String? = Symbolizer.defaultLLVMSymbolizer, timeout: Duration = .seconds(10),
@@ -101,8 +104,7 @@ package struct Symbolizer: Sendable {
     let none = [LLVMSymbolizerOutput.Answer?](repeating: nil, count: queries.count)
     guard !queries.isEmpty else { return ([], nil) }
     guard let llvmSymbolizer else { return (none, .toolNotFound) }
-    if let answers = session?.answers(
-      to: queries, llvmSymbolizer: llvmSymbolizer, arguments: Self.arguments, timeout: timeout)
+    if let answers = session?.answers(to: queries, llvmSymbolizer: llvmSymbolizer, timeout: timeout)
     {
       return (answers, answers.contains(nil) ? .unreadableOutput : nil)
     }
@@ -111,7 +113,7 @@ package struct Symbolizer: Sendable {
       result = try ToolProcess.run(
         llvmSymbolizer, arguments: Self.arguments,
         input: Array(queries.map(\.inputLine).joined().utf8),
-        timeout: timeout, removing: ["DEBUGINFOD_URLS"])
+        timeout: timeout, removing: Self.hiddenEnvironment)
     } catch {
       return (none, .launchFailed(error))
     }

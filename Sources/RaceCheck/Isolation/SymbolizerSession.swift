@@ -10,11 +10,17 @@ import Synchronization
 /// session. A tool that fails is not asked again: later batches run a fresh llvm-symbolizer
 /// each, as a symbolizer without a session does.
 package final class SymbolizerSession: Sendable {
+  /// Where the kept tool is.
+  private enum Tool {
+    /// Not started: the first question starts it.
+    case notStarted
+    case running(ToolProcess.Conversation)
+    /// It failed once and is not started again.
+    case failed
+  }
+
   private struct State {
-    /// The running tool, nil before the first question and after a failure.
-    var tool: ToolProcess.Conversation?
-    /// Whether the tool failed once: it is not started again.
-    var failed = false
+    var tool = Tool.notStarted
     var answers: [SymbolizerQuery: LLVMSymbolizerOutput.Answer] = [:]
   }
 
@@ -26,30 +32,40 @@ package final class SymbolizerSession: Sendable {
   /// The answers to `queries` (nil where none was given), asking the kept tool only about addresses not answered before.
   ///
   /// Nil as a whole when the kept tool cannot answer: the caller runs a fresh one.
-  func answers(
-    to queries: [SymbolizerQuery], llvmSymbolizer: String, arguments: [String], timeout: Duration
-  ) -> [LLVMSymbolizerOutput.Answer?]? {
+  func answers(to queries: [SymbolizerQuery], llvmSymbolizer: String, timeout: Duration)
+    -> [LLVMSymbolizerOutput.Answer?]?
+  {
     state.withLock { state in
       let unknown = Array(Set(queries.filter { state.answers[$0] == nil }))
-      if !unknown.isEmpty {
-        guard !state.failed else { return nil }
-        if state.tool == nil {
-          state.tool = try? ToolProcess.Conversation(
-            llvmSymbolizer, arguments: arguments, removing: ["DEBUGINFOD_URLS"])
-        }
-        let lines = state.tool?.ask(unknown.map(\.inputLine), timeout: timeout)
-        guard let lines else {
-          state.tool = nil
-          state.failed = true
+      guard !unknown.isEmpty else { return queries.map { state.answers[$0] } }
+      let conversation: ToolProcess.Conversation
+      switch state.tool {
+      case .failed:
+        return nil
+      case .running(let running):
+        conversation = running
+      case .notStarted:
+        guard
+          let started = try? ToolProcess.Conversation(
+            llvmSymbolizer, arguments: Symbolizer.arguments,
+            removing: Symbolizer.hiddenEnvironment)
+        else {
+          state.tool = .failed
           return nil
         }
-        for (query, line) in zip(unknown, lines) {
-          // An answer whose address is not the question's is not trusted, nor kept.
-          guard let answer = LLVMSymbolizerOutput.parse(line).first ?? nil,
-            answer.address == query.address
-          else { continue }
-          state.answers[query] = answer
-        }
+        conversation = started
+        state.tool = .running(started)
+      }
+      guard let lines = conversation.ask(unknown.map(\.inputLine), timeout: timeout) else {
+        state.tool = .failed
+        return nil
+      }
+      for (query, line) in zip(unknown, lines) {
+        // An answer whose address is not the question's is not trusted, nor kept.
+        guard let answer = LLVMSymbolizerOutput.parse(line).first ?? nil,
+          answer.address == query.address
+        else { continue }
+        state.answers[query] = answer
       }
       return queries.map { state.answers[$0] }
     }

@@ -56,16 +56,16 @@ extension CheckSession {
   /// A rare interleaving may fail once in thousands of invocations; with the plain budget
   /// every shrinking candidate would then look like a pass and nothing would shrink. So the
   /// failing scenario is run again first, up to eight times the plain budget and within the
-  /// shrinking time, and the candidates' budget sized from the rate measured. A schedule is seeded, so its rate is
-  /// the schedules it took.
+  /// shrinking time, and the candidates' budget sized from the rate measured. A schedule is
+  /// seeded, so its rate is the schedules it took.
   private func invocationsPerFailure(of failure: ObservedFailure, of scenario: Scenario, index: Int)
     -> Int
   {
     let budget = invocationBudget
     if let schedule = failure.schedule { return schedule.index + 1 }
     // Measuring is part of shrinking and ends with it: on a busy machine eight budgets of a
-    // slow scenario can take seconds.
-    let measuringDeadline = shrinkDeadline
+    // slow scenario can take seconds. Taken once: `shrinkDeadline` counts from now.
+    let deadline = shrinkDeadline
     if let death = failure.evidence.crash {
       // A crash ends its run: the invocations it took are one sample of its rate, and a lucky
       // early death would size every candidate far too small. So a crash's scenario runs once
@@ -73,9 +73,9 @@ extension CheckSession {
       // hang, as a candidate's does. A hang is not run again: that would cost its timeout.
       let first = (death.invocation ?? 0) + 1
       var rerun = request(
-        scenario, index: index, invocations: 8 * budget, deadline: measuringDeadline, fresh: true)
+        scenario, index: index, invocations: 8 * budget, deadline: deadline, fresh: true)
       rerun.hangTimeout = min(Self.candidateHangTimeout, configuration.hangTimeout).seconds
-      guard death.kind == .crash, !isPastShrinkingTime(measuringDeadline),
+      guard death.kind == .crash, !isPastShrinkingTime(deadline),
         let again = try? run(rerun)
       else { return first }
       guard let second = again.failure?.evidence.crash else { return first + again.invocations }
@@ -83,9 +83,9 @@ extension CheckSession {
     }
     var invocations = 0
     var failures = 0
-    while failures == 0, invocations < 8 * budget, !isPastShrinkingTime(measuringDeadline) {
+    while failures == 0, invocations < 8 * budget, !isPastShrinkingTime(deadline) {
       let measure = request(
-        scenario, index: index, invocations: budget, deadline: measuringDeadline)
+        scenario, index: index, invocations: budget, deadline: deadline)
       guard let result = try? run(measure) else { break }
       invocations += max(1, result.invocations)
       failures += result.failures
