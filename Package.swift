@@ -5,6 +5,7 @@ let package = Package(
   name: "racecheck",
   products: [
     .library(name: "RaceCheck", targets: ["RaceCheck"]),
+    .library(name: "RaceCheckHistory", targets: ["RaceCheckHistory"]),
     .library(name: "RaceCheckSync", targets: ["RaceCheckSync"]),
     .executable(name: "racecheck", targets: ["racecheck"]),
   ],
@@ -20,9 +21,12 @@ let package = Package(
       name: "CRaceCheckInterposer", path: "Sources/CRaceCheckInterposer",
       cSettings: [.define("_GNU_SOURCE")]),
     .target(name: "RaceCheckSync"),
+    .target(name: "RaceCheckHistory"),
     .target(
       name: "RaceCheck",
-      dependencies: ["CRaceCheckSupport", "CRaceCheckInterposer", "RaceCheckSync"]),
+      dependencies: [
+        "RaceCheckHistory", "CRaceCheckSupport", "CRaceCheckInterposer", "RaceCheckSync",
+      ]),
     .target(
       name: "Fixtures", dependencies: ["RaceCheck"], path: "Fixtures",
       // An optimized build drops the exclusivity checks of private properties it proves never
@@ -30,7 +34,9 @@ let package = Package(
       swiftSettings: [.unsafeFlags(["-Xllvm", "-sil-disable-pass=access-enforcement-wmo"])]),
     .executableTarget(name: "racecheck", dependencies: ["RaceCheck", "Fixtures"]),
     .executableTarget(name: "racecheck-probe", dependencies: ["RaceCheck"]),
-    .testTarget(name: "RaceCheckTests", dependencies: ["RaceCheck", "RaceCheckSync", "Fixtures"]),
+    .testTarget(
+      name: "RaceCheckTests",
+      dependencies: ["RaceCheckHistory", "RaceCheck", "RaceCheckSync", "Fixtures"]),
   ],
   swiftLanguageModes: [.v6]
 )

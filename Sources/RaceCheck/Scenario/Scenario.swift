@@ -18,8 +18,7 @@ public struct Scenario: Hashable, Sendable, Codable {
 
     /// The call as reports show it: `insert(3, 0)`, or `count` when it takes no arguments.
     public var description: String {
-      arguments.isEmpty
-        ? operation : operation + "(" + arguments.map(\.description).joined(separator: ", ") + ")"
+      RecordedHistory.Operation.callText(operation, arguments)
     }
   }
 

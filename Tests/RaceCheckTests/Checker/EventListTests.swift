@@ -1,6 +1,7 @@
 import Testing
 
 @testable import RaceCheck
+@testable import RaceCheckHistory
 
 // The event list the search walks: its events in time order after any lifts and relinks,
 // and its watched events chained apart in the same order.

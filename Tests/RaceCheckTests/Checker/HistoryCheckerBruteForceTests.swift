@@ -1,6 +1,7 @@
 import Testing
 
 @testable import RaceCheck
+@testable import RaceCheckHistory
 
 // Differential tests of the whole history checker — decoding with a built-in model,
 // partitioning by key, dropping `fail` and read-only `info` operations, the greedy

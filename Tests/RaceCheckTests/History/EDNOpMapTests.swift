@@ -1,6 +1,7 @@
 import Testing
 
 @testable import RaceCheck
+@testable import RaceCheckHistory
 
 // The EDN reader takes an op map's fields straight from the bytes, and reads integers,
 // nil, booleans and plain strings without the general path: on every line below it must

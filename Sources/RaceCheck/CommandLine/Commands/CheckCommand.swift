@@ -114,7 +114,7 @@ enum CheckCommand {
         timeout: timeout, partitions: !parsed.flag("--no-partitions"),
         checksAllPartitions: parsed.flag("--all-partitions"))
       checker.nilReads = nilReads
-      checker.interruption = interruption
+      checker.isInterrupted = { interruption.signal != nil }
       do {
         verdict = try checker.check(history)
       } catch {

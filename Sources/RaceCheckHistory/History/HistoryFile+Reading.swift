@@ -100,12 +100,12 @@ extension HistoryFile {
     guard let arguments = args.listValue else { throw wrong("args", "an array", args) }
     let callValue = try required("call", fields.call)
     guard let call = callValue.intValue else { throw wrong("call", "an integer", callValue) }
-    var status = History.Status.ok
+    var status = RecordedHistory.Operation.Status.ok
     if let statusValue = fields.status, !statusValue.isNull {
       guard let text = statusValue.stringValue else {
         throw wrong("status", "a string", statusValue)
       }
-      guard let known = History.Status(rawValue: text) else {
+      guard let known = RecordedHistory.Operation.Status(rawValue: text) else {
         throw problem(.unknownStatus(text))
       }
       status = known

@@ -6,7 +6,7 @@ struct TypedHistory<Model: HistoryModel>: Sendable {
   var callTimes: [Int64]
   /// `Int64.max` when the outcome is unknown.
   var returnTimes: [Int64]
-  var statuses: [History.Status]
+  var statuses: [RecordedHistory.Operation.Status]
 
   var count: Int { steps.count }
 

@@ -4,7 +4,7 @@ extension Value {
   /// Values of one kind sort by their contents (numbers numerically, strings by code
   /// unit, lists element by element); values of different kinds by kind, nulls first, so
   /// that a dictionary with `Int` keys lists them as `keys.sorted()` does.
-  static func sortsBefore(_ lhs: Value, _ rhs: Value) -> Bool {
+  package static func sortsBefore(_ lhs: Value, _ rhs: Value) -> Bool {
     switch (lhs, rhs) {
     case (.bool(let left), .bool(let right)): return !left && right
     case (.int(let left), .int(let right)): return left < right

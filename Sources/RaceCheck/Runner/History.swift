@@ -3,15 +3,8 @@
 /// Operation A precedes operation B exactly when A returned before B was called;
 /// equal timestamps mean the two overlap.
 public struct History: Hashable, Sendable, Codable {
-  /// What is known of an operation's outcome.
-  public enum Status: String, Hashable, Sendable, Codable {
-    /// It completed with its result.
-    case ok
-    /// It is known not to have taken effect.
-    case fail
-    /// Its outcome is unknown: it may have taken effect at any point after its call, or never.
-    case info
-  }
+  /// What is known of an operation's outcome: the status a history file records.
+  public typealias Status = RecordedHistory.Operation.Status
 
   /// One operation of a history.
   public struct Entry: Hashable, Sendable, Codable {

@@ -33,12 +33,12 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
   }
 
   /// Returns a value in `0..<bound`; `bound` must be positive.
-  mutating func below(_ bound: Int) -> Int {
+  package mutating func below(_ bound: Int) -> Int {
     Int(next() % UInt64(bound))
   }
 
   /// Derives the seed of the `index`-th child sequence of `seed`, independent of its siblings.
-  static func derive(_ seed: UInt64, _ index: UInt64) -> UInt64 {
+  package static func derive(_ seed: UInt64, _ index: UInt64) -> UInt64 {
     var generator = SplitMix64(seed: seed ^ (index &* 0xD1B5_4A32_D192_ED03))
     return generator.next()
   }

@@ -5,6 +5,16 @@
 public struct RecordedHistory: Hashable, Sendable {
   /// One recorded operation.
   public struct Operation: Hashable, Sendable {
+    /// What is known of an operation's outcome.
+    public enum Status: String, Hashable, Sendable, Codable {
+      /// It completed with its result.
+      case ok
+      /// It is known not to have taken effect.
+      case fail
+      /// Its outcome is unknown: it may have taken effect at any point after its call, or never.
+      case info
+    }
+
     /// The thread or client that made the call: an integer or a string.
     public var process: Value
     /// The operation's name in the model's vocabulary.
@@ -18,14 +28,14 @@ public struct RecordedHistory: Hashable, Sendable {
     /// What it returned; `null` for operations that return nothing.
     public var result: Value
     /// What is known of its outcome.
-    public var status: History.Status
+    public var status: Status
     /// Where in its file it was read.
     public var source: SourceLocation
 
     /// Creates an operation.
     public init(
       process: Value, name: String, arguments: [Value], call: Int64, return: Int64?,
-      result: Value = .null, status: History.Status = .ok, source: SourceLocation = .unknown
+      result: Value = .null, status: Status = .ok, source: SourceLocation = .unknown
     ) {
       self.process = process
       self.name = name

@@ -68,7 +68,7 @@ extension Value: CustomStringConvertible {
   }
 
   /// `string` as a JSON string literal, with JSON's escapes.
-  static func quoted(_ string: String) -> String {
+  package static func quoted(_ string: String) -> String {
     // Most strings need no escape: copying them whole keeps large documents fast.
     if !string.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
       return "\"" + string + "\""

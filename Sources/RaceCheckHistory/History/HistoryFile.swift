@@ -18,18 +18,20 @@ public enum HistoryFile {
     /// What it returned.
     public var result: Value?
     /// `ok`, `fail` or `info`; absent means `ok`.
-    public var status: History.Status?
-  }
+    public var status: RecordedHistory.Operation.Status?
 
-  /// The operations of `history` as the file writes them, with times counted from its first call.
-  static func operations(_ history: History) -> [Operation] {
-    let origin = history.entries.map(\.callTime).min() ?? 0
-    return history.entries.map { entry in
-      Operation(
-        process: entry.process, op: entry.call.operation, args: entry.call.arguments,
-        call: entry.callTime - origin, return: entry.returnTime.map { $0 - origin },
-        result: entry.result.isNull ? Value?.none : .some(entry.result),
-        status: entry.status == .ok ? nil : entry.status)
+    /// Creates an operation as the file writes it; the engine writes its runs' histories with it.
+    package init(
+      process: Int, op: String, args: [Value], call: Int64, return: Int64?, result: Value?,
+      status: RecordedHistory.Operation.Status?
+    ) {
+      self.process = process
+      self.op = op
+      self.args = args
+      self.call = call
+      self.return = `return`
+      self.result = result
+      self.status = status
     }
   }
 }

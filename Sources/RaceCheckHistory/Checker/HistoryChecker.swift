@@ -19,8 +19,10 @@ public struct HistoryChecker: Sendable {
   public var explains: Bool
   /// What a `register` or `cas-register` read that returned nil means; by default, that the register held nil.
   public var nilReads: NilReadMeaning = .value
-  /// Stops the search, leaving the parts it had not decided `unknown`, once SIGINT or SIGTERM came.
-  package var interruption: Interruption?
+  /// Stops the search, leaving the parts it had not decided `unknown`, once it returns true.
+  ///
+  /// The engine sets it to ask whether SIGINT or SIGTERM came: this module watches no signals.
+  package var isInterrupted: (@Sendable () -> Bool)?
 
   /// Creates a checker; by default, no time limit, partitioned, stopping at the first failing part, explaining.
   public init(
@@ -68,9 +70,9 @@ public struct HistoryChecker: Sendable {
     // Largest parts first, so that the last one to start is a short one.
     let schedule = parts.indices.sorted { parts[$0].operations.count > parts[$1].operations.count }
     var budget = WingGongSearch.Budget(deadline: deadline)
-    let interruption = interruption
+    let isInterrupted = isInterrupted
     budget.shouldStop = { @Sendable in
-      (!checksAll && stop.isRaised) || interruption?.signal != nil
+      (!checksAll && stop.isRaised) || isInterrupted?() == true
     }
     let searchBudget = budget
     let work: @Sendable (Int) -> Void = { position in

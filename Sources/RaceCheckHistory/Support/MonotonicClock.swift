@@ -5,9 +5,9 @@
 #endif
 
 /// Nanoseconds from the system's monotonic clock: cheap, and never set back.
-enum MonotonicClock {
+package enum MonotonicClock {
   @inline(__always)
-  static func now() -> Int64 {
+  package static func now() -> Int64 {
     var time = timespec()
     clock_gettime(CLOCK_MONOTONIC, &time)
     return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)

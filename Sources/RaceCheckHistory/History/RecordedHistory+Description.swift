@@ -9,7 +9,7 @@ extension RecordedHistory.Operation: CustomStringConvertible {
 
   /// The operation as reports show it; `returnsNothing` leaves out a null result, else it shows as `→ nil`.
   func description(returnsNothing: Bool) -> String {
-    let call = Scenario.Call(name, arguments).description
+    let call = Self.callText(name, arguments)
     let process = self.process.stringValue.map(Value.quoted) ?? self.process.description
     switch status {
     case .ok:
@@ -17,6 +17,14 @@ extension RecordedHistory.Operation: CustomStringConvertible {
     case .fail: return "process \(process): \(call) (failed)"
     case .info: return "process \(process): \(call) → ? (unknown outcome)"
     }
+  }
+}
+
+extension RecordedHistory.Operation {
+  /// A call as reports show it: `insert(3, 0)`, or `count` when it takes no arguments.
+  package static func callText(_ name: String, _ arguments: [Value]) -> String {
+    arguments.isEmpty
+      ? name : name + "(" + arguments.map(\.description).joined(separator: ", ") + ")"
   }
 }
 
@@ -39,7 +47,7 @@ extension RecordedHistory {
   }
 
   /// What operation `index` returned as reports show it (`nil` for a null result), or nil when it returns nothing or its outcome is not known.
-  func resultText(_ index: Int) -> String? {
+  package func resultText(_ index: Int) -> String? {
     let operation = operations[index]
     guard operation.status == .ok, !returnsNothing(index) else { return nil }
     return operation.result.resultText
@@ -48,7 +56,7 @@ extension RecordedHistory {
 
 extension Value {
   /// The value as a result in reports: `nil` for null, as Swift and Jepsen write it; any other value as JSON.
-  var resultText: String {
+  package var resultText: String {
     isNull ? "nil" : description
   }
 }

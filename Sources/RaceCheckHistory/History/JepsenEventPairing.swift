@@ -87,7 +87,7 @@ struct JepsenEventPairing {
   private func operation(_ invocation: Event, completion: Event?) throws(JepsenImportError)
     -> RecordedHistory.Operation
   {
-    var status: History.Status
+    var status: RecordedHistory.Operation.Status
     switch completion?.type {
     case "ok": status = .ok
     case "fail": status = .fail

@@ -24,19 +24,3 @@ extension HistoryFile {
     return lines.joined(separator: "\n") + "\n"
   }
 }
-
-extension RecordedHistory {
-  /// A history recorded by a run, for the model named `model` starting in `initial`.
-  public init(_ history: History, model: String, initial: Value?, meta: Value? = nil) {
-    let origin = history.entries.map(\.callTime).min() ?? 0
-    self.init(
-      model: model, initial: initial, meta: meta,
-      operations: history.entries.map { entry in
-        Operation(
-          process: .int(entry.process), name: entry.call.operation, arguments: entry.call.arguments,
-          call: entry.callTime - origin,
-          return: entry.status == .info ? nil : entry.returnTime.map { $0 - origin },
-          result: entry.result, status: entry.status)
-      })
-  }
-}
