@@ -21,22 +21,36 @@ let package = Package(
       name: "CRaceCheckInterposer", path: "Sources/CRaceCheckInterposer",
       cSettings: [.define("_GNU_SOURCE")]),
     .target(name: "RaceCheckSync"),
+    // The layers depend one way, and the compiler keeps them apart:
+    //   RaceCheckHistory ← RaceCheckEngine ← RaceCheckCommandLine
+    // RaceCheckHistory (values, history files, models, the linearizability checker) runs no threads
+    // and needs nothing else, so a user who only checks recorded histories links it alone. The
+    // engine (specs, runners, scheduler, diagnoses, reports) re-exports it. The command line (its
+    // commands, the HTML and JUnit reports, benchmarks) sits on top. `RaceCheck` imports all three
+    // for users; inside the package, a module names only the layers below it.
     .target(name: "RaceCheckHistory"),
     .target(
-      name: "RaceCheck",
+      name: "RaceCheckEngine",
       dependencies: [
         "RaceCheckHistory", "CRaceCheckSupport", "CRaceCheckInterposer", "RaceCheckSync",
       ]),
+    .target(name: "RaceCheckCommandLine", dependencies: ["RaceCheckEngine"]),
+    .target(
+      name: "RaceCheck",
+      dependencies: ["RaceCheckHistory", "RaceCheckEngine", "RaceCheckCommandLine"]),
     .target(
       name: "Fixtures", dependencies: ["RaceCheck"], path: "Fixtures",
       // An optimized build drops the exclusivity checks of private properties it proves never
       // overlap on one thread, and schedule mode sees stored state only through them: keep them.
       swiftSettings: [.unsafeFlags(["-Xllvm", "-sil-disable-pass=access-enforcement-wmo"])]),
-    .executableTarget(name: "racecheck", dependencies: ["RaceCheck", "Fixtures"]),
-    .executableTarget(name: "racecheck-probe", dependencies: ["RaceCheck"]),
+    .executableTarget(name: "racecheck", dependencies: ["RaceCheckCommandLine", "Fixtures"]),
+    .executableTarget(name: "racecheck-probe", dependencies: ["RaceCheckEngine"]),
     .testTarget(
       name: "RaceCheckTests",
-      dependencies: ["RaceCheckHistory", "RaceCheck", "RaceCheckSync", "Fixtures"]),
+      dependencies: [
+        "RaceCheckHistory", "RaceCheckEngine", "RaceCheckCommandLine", "RaceCheck", "RaceCheckSync",
+        "Fixtures",
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

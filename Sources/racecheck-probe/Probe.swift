@@ -1,6 +1,6 @@
 import CRaceCheckSupport
 import Dispatch
-import RaceCheck
+import RaceCheckEngine
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,5 @@
 import Fixtures
-import RaceCheck
+import RaceCheckCommandLine
 
 var benchmarks = BenchmarkPlan(
   throughputTarget: "LockedCounter",

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckEngine
 
 extension RaceCheckTestSuite {
   /// A pass says how settled its scenarios were: the Good–Turing estimate of results not yet seen.

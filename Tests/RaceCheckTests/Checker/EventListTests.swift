@@ -1,6 +1,6 @@
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckEngine
 @testable import RaceCheckHistory
 
 // The event list the search walks: its events in time order after any lifts and relinks,

@@ -1,6 +1,7 @@
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckCommandLine
+@testable import RaceCheckEngine
 
 // `bench checker --generate`'s histories: the same text for the same seed, read back by
 // `check` in the format their extension names, with the verdict they have by

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckEngine
 @testable import RaceCheckHistory
 
 // Differential tests of the whole history checker — decoding with a built-in model,

@@ -1,6 +1,7 @@
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckCommandLine
+@testable import RaceCheckEngine
 @testable import RaceCheckHistory
 
 // The checker's cost measured in work, not seconds: a history that needs no backtracking

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckCommandLine
+@testable import RaceCheckEngine
 
 #if canImport(FoundationXML)
   import FoundationXML

@@ -2,7 +2,7 @@ import Fixtures
 import Foundation
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckEngine
 
 extension RaceCheckTestSuite {
   /// `actor-reentrancy` is named from the hops of the calls' tasks and an experiment, never from results alone.

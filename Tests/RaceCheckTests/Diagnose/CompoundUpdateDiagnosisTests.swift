@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckEngine
 
 extension RaceCheckTestSuite {
   /// A lost update is named `non-atomic-compound-update` when an operation is a client's compound of the type's own calls, never `data-race`.

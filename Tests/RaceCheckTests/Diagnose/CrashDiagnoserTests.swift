@@ -1,6 +1,6 @@
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckEngine
 
 extension RaceCheckTestSuite {
   /// Crashes are named from their evidence: the crashing thread, the signal, the stack and the calls in flight.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckEngine
 
 extension RaceCheckTestSuite {
   /// A torn snapshot is named `escaped-live-storage` when the schedule shows it read on outside the queue while a write ran inside it.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckEngine
 
 extension RaceCheckTestSuite {
   /// A read trap on an empty array is named an unsigned underflow only when a read past the end of a longer array returns nil.

@@ -4,7 +4,7 @@ import Fixtures
 import Foundation
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckEngine
 
 extension RaceCheckTestSuite {
   /// In a `--sanitize=thread` build, correct classes give Thread Sanitizer no report racecheck takes as evidence, and a race keeps its guards.

@@ -2,7 +2,7 @@ import CRaceCheckInterposer
 import Dispatch
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckEngine
 
 extension RaceCheckTestSuite {
   /// A Thread Sanitizer report, as the interposer logs it, is tied to the scenario's calls and named by what guarded each access.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckEngine
 
 extension RaceCheckTestSuite {
   /// A failure that the scenario's calls show when made one after another is never named a race.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckEngine
 
 extension RaceCheckTestSuite {
   /// A trap in a block on a dispatch worker is not pinned on a call that happened to be in flight.

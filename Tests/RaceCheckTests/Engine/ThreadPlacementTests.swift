@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckEngine
 
 extension RaceCheckTestSuite {
   /// The stress runner's threads are pinned to distinct CPUs, and let go again.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckEngine
 
 // How `racecheck check` names operations: by their lines where the file has lines (a
 // Jepsen operation by its invocation and completion lines, a history file's by its index

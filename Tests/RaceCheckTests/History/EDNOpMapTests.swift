@@ -1,6 +1,6 @@
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckEngine
 @testable import RaceCheckHistory
 
 // The EDN reader takes an op map's fields straight from the bytes, and reads integers,

@@ -2,7 +2,8 @@ import Fixtures
 import Foundation
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckCommandLine
+@testable import RaceCheckEngine
 
 extension RaceCheckTestSuite {
   /// Checks of fixtures that crash, each run by the `racecheck` executable as an isolated child.

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckCommandLine
+@testable import RaceCheckEngine
 
 extension RaceCheckTestSuite {
   /// `racecheck replay` runs every repro in an isolated child, so that a racy repro whose scenario now crashes is reported, not fatal.

@@ -2,7 +2,7 @@ import Fixtures
 import Foundation
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckEngine
 
 extension RaceCheckTestSuite {
   /// Shrinking keeps the bug it started with, and tries only candidates the spec's requirements allow.

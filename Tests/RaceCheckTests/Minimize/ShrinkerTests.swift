@@ -1,6 +1,6 @@
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckEngine
 
 extension RaceCheckTestSuite {
   /// The shrinker reaches a minimal failing scenario and does not pay twice for candidates that passed.

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckCommandLine
+@testable import RaceCheckEngine
 
 extension RaceCheckTestSuite {
   /// A failure's report says how long the search took to find it apart from how long shrinking took.

@@ -2,7 +2,8 @@ import Fixtures
 import Foundation
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckCommandLine
+@testable import RaceCheckEngine
 
 // The HTML report in a real browser: headless Chromium loads the page of a failing LockArray
 // run, and its DOM must show the operation that cannot be placed, both in the page's plain

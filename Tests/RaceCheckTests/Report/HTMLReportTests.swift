@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckCommandLine
+@testable import RaceCheckEngine
 
 // The HTML report as a reader meets it without its script: each test renders a page from a
 // small hand-made report and checks the plain HTML and the JSON the script reads.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckEngine
 
 extension RaceCheckTestSuite {
   /// A repro file records where its check was started, and its name keeps apart the files of different origins.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckEngine
 
 /// A counter kept behind a pointer, which has no exclusivity check: the scheduler never sees its accesses.
 final class PointerCounter: @unchecked Sendable {

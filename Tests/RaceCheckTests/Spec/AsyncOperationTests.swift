@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckEngine
 
 extension RaceCheckTestSuite {
   /// Operations whose calls are `async` run in tasks of their own, and actors are subjects like any type.

@@ -1,7 +1,7 @@
 import Dispatch
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckEngine
 
 extension RaceCheckTestSuite {
   /// Operations that deliver their result to a completion handler wait for it and record what it delivers.

@@ -2,7 +2,7 @@ import Fixtures
 import Foundation
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckEngine
 
 extension RaceCheckTestSuite {
   /// Operations on the main thread: thread 0 runs there, from a test as from an executable, in both modes.

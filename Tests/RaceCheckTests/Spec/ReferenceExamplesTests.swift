@@ -1,8 +1,10 @@
 import Dispatch
 import Foundation
+import RaceCheck
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckCommandLine
+@testable import RaceCheckEngine
 
 // Every Swift block of docs/reference.md is copied from this file, line for line (indentation
 // aside): `everyBlockOfTheReferenceIsCodeOfThisFile` fails when one is not, so an example the

@@ -2,7 +2,7 @@ import Fixtures
 import Foundation
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckEngine
 
 extension RaceCheckTestSuite {
   /// Operations that trap by contract: generators prefer valid calls, and a trap some order allows is excused.

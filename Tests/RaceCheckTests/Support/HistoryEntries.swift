@@ -1,4 +1,4 @@
-@testable import RaceCheck
+@testable import RaceCheckEngine
 
 extension History.Entry {
   /// An entry of a hand-built history: thread `process` called `operation` with `arguments` from `callTime` to `returnTime`.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import RaceCheck
+@testable import RaceCheckEngine
 
 extension RaceCheckTestSuite {
   /// A test's replay command selects exactly the calling test and repeats how it was built.

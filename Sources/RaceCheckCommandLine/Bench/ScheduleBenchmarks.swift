@@ -1,0 +1,82 @@
+import Foundation
+import RaceCheckEngine
+import RaceCheckSync
+
+/// A spec whose schedule mode can be measured; every ``Spec`` is one.
+package protocol ScheduleBenchmarkable {
+  /// Random schedules per second of the first scenario of `shape`, run and checked, over about `seconds`.
+  func scheduleThroughput(shape: Configuration.Shape, seconds: Double) -> Double
+}
+
+extension Spec: ScheduleBenchmarkable {
+  package func scheduleThroughput(shape: Configuration.Shape, seconds: Double) -> Double {
+    let generator = ScenarioGenerator(spec: self, shape: shape)
+    let runner = ScheduleScenarioRunner(
+      spec: self, settings: ScheduleSettings(schedulesPerScenario: 100))
+    let started = MonotonicClock.now()
+    let deadline = started + Int64(seconds * 1e9)
+    var schedules = 0
+    var index = 0
+    while MonotonicClock.now() < deadline {
+      let scenario = generator.scenario(seed: 0xBE7C, index: index)
+      guard
+        let result = try? runner.run(
+          RunRequest(
+            scenario: scenario, seed: UInt64(index), invocations: 100, untilFirstFailure: false))
+      else { return 0 }
+      schedules += result.invocations
+      index += 1
+    }
+    return Double(schedules) / (Double(MonotonicClock.now() - started) / 1e9)
+  }
+}
+
+/// Measures what the RaceCheckSync primitives cost over the raw ones when no scheduler is installed.
+enum PrimitiveOverhead {
+  /// Nanoseconds per uncontended `sync` on a serial queue: the raw `DispatchQueue`'s and `SyncQueue`'s.
+  static func queueSync(iterations: Int) -> (raw: Double, primitive: Double) {
+    let raw = DispatchQueue(label: "bench.raw")
+    let primitive = SyncQueue(label: "bench.primitive")
+    var total = 0
+    // Alternating rounds and keeping the best of each cancels out a busy neighbour's noise.
+    var best = (raw: Double.infinity, primitive: Double.infinity)
+    for _ in 0..<5 {
+      best.raw = min(
+        best.raw,
+        time(iterations) { total &+= raw.sync { 1 } })
+      best.primitive = min(
+        best.primitive,
+        time(iterations) { total &+= primitive.sync { 1 } })
+    }
+    blackHole(total)
+    return best
+  }
+
+  /// Nanoseconds per uncontended lock and unlock: `NSLock`'s and `SyncLock`'s.
+  static func lock(iterations: Int) -> (raw: Double, primitive: Double) {
+    let raw = NSLock()
+    let primitive = SyncLock()
+    var best = (raw: Double.infinity, primitive: Double.infinity)
+    for _ in 0..<5 {
+      best.raw = min(
+        best.raw,
+        time(iterations) {
+          raw.lock()
+          raw.unlock()
+        })
+      best.primitive = min(
+        best.primitive,
+        time(iterations) {
+          primitive.lock()
+          primitive.unlock()
+        })
+    }
+    return best
+  }
+
+  private static func time(_ iterations: Int, _ body: () -> Void) -> Double {
+    let started = MonotonicClock.now()
+    for _ in 0..<iterations { body() }
+    return Double(MonotonicClock.now() - started) / Double(iterations)
+  }
+}

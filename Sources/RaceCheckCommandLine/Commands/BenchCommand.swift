@@ -1,0 +1,101 @@
+import RaceCheckEngine
+
+/// `racecheck bench`: measures the driver's benchmark plan and prints one figure per line.
+enum BenchCommand {
+  static let defaultSeconds = 1.0
+
+  static let spec = CommandSpec(
+    name: "bench",
+    abstract: "Measure stress throughput and the time to first failure, or the history checker.",
+    arguments: [
+      ArgumentSpec(
+        name: "suite", help: "'checker' to time the history checker instead of the stress runner.",
+        isOptional: true),
+      ArgumentSpec(
+        name: "folder",
+        help:
+          "For 'checker': the folder of history files to check, such as Porcupine's test_data (required).",
+        isOptional: true),
+    ],
+    options: [
+      .value(
+        "--seconds", "N",
+        "How long each throughput figure is measured (default: \(PlainNumber.text(defaultSeconds)))."
+      ),
+      .value(
+        "--runs", "N",
+        "For 'checker': checks per file, the median reported (default: \(CheckerBenchCommand.defaultRuns))."
+      ),
+      .flag(
+        "--no-partitions",
+        "For 'checker': check each history whole instead of one key at a time."),
+      .flag(
+        "--generate",
+        "For 'checker': write the generated histories (kv, sequential, cas) into the folder and stop."
+      ),
+      .value(
+        "--seed", "N",
+        "For 'checker --generate': the seed of the generated histories (default: \(CheckerBenchCommand.defaultSeed))."
+      ),
+      .flag(
+        "--json",
+        "Print {\"results\":[…]} (for 'checker', also {\"totals\":{…}}) instead of the table."
+      ),
+      .quiet,
+    ],
+    discussion: [
+      "Each figure is also written to standard error as it is measured.",
+      "'bench checker' checks every history under the folder (.json history files, .log Jepsen",
+      "logs, .txt/.edn Jepsen EDN) and prints each file's median time and peak memory, then totals.",
+      "'bench checker FOLDER --generate' writes, from a seed, histories Porcupine's test parsers also",
+      "read: kv/ (10, 100, 1000 keys; 1k, 10k, 100k operations), sequential/ (10k to 1M operations,",
+      "no overlap) and cas/ (etcd-log registers, 10 and 20 clients, legal and with one impossible read).",
+    ],
+    execute: { parsed, context throws(UsageError) in try run(parsed, context) })
+
+  static func run(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError)
+    -> ExitStatus
+  {
+    if let suite = parsed.positionals.first {
+      guard suite == "checker" else {
+        throw .invalidValue(option: "<suite>", value: suite, expected: "checker", command: "bench")
+      }
+      return try CheckerBenchCommand.run(parsed, context)
+    }
+    let seconds = try parsed.seconds("--seconds") ?? defaultSeconds
+    guard let plan = context.driver.benchmarks else { throw .noBenchmarkPlan }
+    let results: [BenchmarkResult]
+    let statusLine = context.statusLine(for: parsed)
+    statusLine?.update("bench: measuring the first figure")
+    do {
+      var measured = 0
+      results = try Benchmarks.run(
+        plan, targets: context.driver.targets, seconds: seconds,
+        workerExecutable: context.driver.workerExecutable
+      ) {
+        result in
+        measured += 1
+        statusLine?.clear()
+        context.printError("bench: \(result.name) \(PlainNumber.text(result.value)) \(result.unit)")
+        statusLine?.update("bench: \(measured) figures measured, measuring the next")
+      }
+      statusLine?.clear()
+    } catch {
+      statusLine?.clear()
+      // The plan comes from the program, not the user, so a plan that names no target is the program's bug.
+      context.printError("\(context.programName): \(error)")
+      return .internalError
+    }
+    if parsed.flag("--json") {
+      let document = BenchJSON(
+        results: results.map {
+          BenchJSON.Result(name: $0.name, value: JSONNumber($0.value), unit: $0.unit)
+        })
+      return context.printJSON(document, status: .success)
+    }
+    let rows =
+      [["name", "value", "unit"]] + results.map { [$0.name, PlainNumber.text($0.value), $0.unit] }
+    TextTable.render(rows).forEach(context.print)
+    return .success
+  }
+}

@@ -1,0 +1,69 @@
+import RaceCheckEngine
+
+/// The options that choose schedule mode and its strategy, shared by `run` and `demo`.
+enum ScheduleOptions {
+  /// The options, in the order help lists them.
+  static let options: [OptionSpec] = [
+    .value(
+      "--mode", "MODE",
+      "stress (real threads, the default) or schedule (one thread at a time, deterministic)."
+    ),
+    .value("--strategy", "S", "Schedule mode: random (default), pct or exhaustive."),
+    .value("--depth", "N", "Schedule mode: PCT's bug depth (default: 3)."),
+    .value(
+      "--preemptions", "N", "Schedule mode: exhaustive search's preemption bound (default: 2)."),
+    .value(
+      "--schedules", "N",
+      "Schedule mode: schedules per scenario, at most; random and PCT give the first "
+        + "scenarios 10, 20, 30… (default: 50)."
+    ),
+  ]
+
+  /// The schedule settings the options describe, or nil for stress mode.
+  static func settings(from parsed: ParsedArguments) throws(UsageError) -> ScheduleSettings? {
+    let mode = parsed.value("--mode") ?? "stress"
+    guard mode == "schedule" else {
+      guard mode == "stress" else {
+        throw .invalidValue(
+          option: "--mode", value: mode, expected: "stress or schedule",
+          command: parsed.command.name)
+      }
+      return nil
+    }
+    var settings = ScheduleSettings()
+    if let text = parsed.value("--strategy") {
+      guard let strategy = ScheduleSettings.Strategy(rawValue: text) else {
+        throw .invalidValue(
+          option: "--strategy", value: text, expected: "random, pct or exhaustive",
+          command: parsed.command.name)
+      }
+      settings.strategy = strategy
+    }
+    settings.depth = try parsed.integer("--depth", atLeast: 1) ?? settings.depth
+    settings.preemptionBound =
+      try parsed.integer("--preemptions", atLeast: 0) ?? settings.preemptionBound
+    settings.schedulesPerScenario =
+      try parsed.integer("--schedules", atLeast: 1) ?? settings.schedulesPerScenario
+    return settings
+  }
+
+  /// The words that select `settings` again on a replay command line; the defaults are left out.
+  static func words(_ settings: ScheduleSettings?) -> [String] {
+    guard let settings else { return [] }
+    let defaults = ScheduleSettings()
+    var words = ["--mode", "schedule"]
+    if settings.strategy != defaults.strategy {
+      words += ["--strategy", settings.strategy.rawValue]
+    }
+    if settings.strategy == .pct, settings.depth != defaults.depth {
+      words += ["--depth", String(settings.depth)]
+    }
+    if settings.strategy == .exhaustive, settings.preemptionBound != defaults.preemptionBound {
+      words += ["--preemptions", String(settings.preemptionBound)]
+    }
+    if settings.schedulesPerScenario != defaults.schedulesPerScenario {
+      words += ["--schedules", String(settings.schedulesPerScenario)]
+    }
+    return words
+  }
+}

@@ -1,0 +1,128 @@
+/// How a check ended: each verdict with what it rests on.
+public enum CheckOutcome: Sendable, Codable {
+  /// The whole budget was explored and nothing failed.
+  case passed
+  /// A failure was found; the report holds its evidence, shrunk as far as the budget allowed.
+  case failed(FailureReport)
+  /// The search was cut short before its budget was explored, so no verdict is claimed.
+  case inconclusive(InconclusiveReason)
+  /// The spec cannot run: it is invalid, or one of its operations threw.
+  case specError(SpecError)
+  /// The worker child kept dying of signals the code under test did not raise, such as SIGKILL from outside.
+  case killedFromOutside(signal: Int32, attempts: Int)
+  /// racecheck's own code crashed: a racecheck bug, which says nothing of the code under test.
+  case internalFault(InternalFault)
+}
+
+/// Why a search was cut short before its budget was explored, or why what it explored is no pass.
+public enum InconclusiveReason: Sendable, Codable, Hashable, CustomStringConvertible {
+  /// The time limit ended the search after `scenarios` of the `planned` scenarios.
+  case timeLimit(scenarios: Int, planned: Int)
+  /// The threads rarely ran at the same time: `scenarios` scenarios reached the invocation cap before their count of overlapping invocations.
+  case littleOverlap(scenarios: Int, cap: Int)
+  /// A signal (SIGINT or SIGTERM) stopped the check.
+  case interrupted(signal: Int32)
+  /// In `scenarios` scenarios so many invocations trapped where the spec's requirements allow it that their budget was not reached.
+  case contractTraps(scenarios: Int, limit: Int)
+  /// Schedule mode: the code synchronized through something the scheduler cannot see, each named.
+  case unseenSynchronization([String])
+
+  /// Whether the search stopped before its budget, rather than ran it all on code it could not fully see.
+  public var cutTheSearchShort: Bool {
+    if case .unseenSynchronization = self { return false }
+    return true
+  }
+
+  public var description: String {
+    switch self {
+    case .timeLimit(let scenarios, let planned):
+      "the time limit ended the search after \(scenarios) of \(planned) scenarios"
+    case .littleOverlap(let scenarios, let cap):
+      "the threads rarely ran at the same time: \(scenarios) scenario\(scenarios == 1 ? "" : "s") "
+        + "reached the cap of \(cap) invocations before enough of them overlapped (a busy machine?)"
+    case .interrupted(let signal):
+      "interrupted by \(SignalName.name(of: signal))"
+    case .contractTraps(let scenarios, let limit):
+      "\(scenarios) scenario\(scenarios == 1 ? "" : "s") stopped after \(limit) invocations trapped "
+        + "where the spec's requirements allow it, short of the budget: give the operations "
+        + "arguments that are valid more often"
+    case .unseenSynchronization(let names):
+      "schedule mode cannot see the synchronization of \(names.joined(separator: ", ")), "
+        + "so it claims neither a pass nor a data race there: check it in stress mode"
+    }
+  }
+}
+
+/// What a search explored, which is what a pass is worth.
+public struct SearchSummary: Sendable, Codable, Hashable {
+  /// The scenarios run to the end of their budget or to a failure.
+  public var scenarios: Int = 0
+  /// The scenarios the configuration planned.
+  public var plannedScenarios: Int = 0
+  /// The invocations run, shrinking not included.
+  public var invocations: Int = 0
+  /// The invocations in which calls of different threads ran at the same time (every schedule, in schedule mode).
+  public var overlappingInvocations: Int = 0
+  /// The distinct outcomes (results and real-time order) the checker decided.
+  public var distinctOutcomes: Int = 0
+  /// How settled the scenarios' explorations were: the chance that one more invocation would have shown results not seen.
+  public var chanceOfNewResults = ChanceOfNewResults()
+  /// The scenarios that reached the invocation cap before their count of overlapping invocations.
+  public var cappedScenarios: Int = 0
+  /// The invocations that ended in a trap the spec's requirements allow, which the check excused.
+  public var contractTraps: Int = 0
+  /// The scenarios whose runs stopped short of their budget because too many invocations trapped by contract.
+  public var scenariosStoppedByContractTraps: Int = 0
+
+  /// Creates an empty summary for a search of `plannedScenarios` scenarios.
+  public init(plannedScenarios: Int = 0) {
+    self.plannedScenarios = plannedScenarios
+  }
+}
+
+/// The Good–Turing estimates, over a search's scenarios, of the chance that one more invocation shows results none showed.
+///
+/// A scenario's estimate is the share of its invocations whose results (whatever their
+/// timing) no other invocation returned. Near 0, the scenario has likely shown what its
+/// threads can return; a larger figure says a larger budget would likely explore more.
+public struct ChanceOfNewResults: Sendable, Codable, Hashable {
+  /// The scenarios estimated.
+  public private(set) var scenarios = 0
+  /// The mean estimate over the scenarios.
+  public private(set) var mean = 0.0
+  /// The largest estimate of any scenario.
+  public private(set) var largest = 0.0
+
+  /// Creates the estimates of no scenario.
+  public init() {}
+
+  /// Adds one scenario's estimate.
+  mutating func add(_ chance: Double) {
+    scenarios += 1
+    mean += (chance - mean) / Double(scenarios)
+    largest = max(largest, chance)
+  }
+
+  /// The estimates of both sets of scenarios: their mean weighted by scenario, the larger largest.
+  func merging(_ other: ChanceOfNewResults) -> ChanceOfNewResults {
+    var merged = self
+    let total = scenarios + other.scenarios
+    guard total > 0 else { return merged }
+    merged.mean = (mean * Double(scenarios) + other.mean * Double(other.scenarios)) / Double(total)
+    merged.scenarios = total
+    merged.largest = max(largest, other.largest)
+    return merged
+  }
+}
+
+/// Signal names as reports print them.
+package enum SignalName {
+  /// `SIGINT` for 2, and so on; `signal N` for one without a common name.
+  package static func name(of signal: Int32) -> String {
+    let names: [Int32: String] = [
+      1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS",
+      8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV", 13: "SIGPIPE", 14: "SIGALRM", 15: "SIGTERM",
+    ]
+    return names[signal] ?? "signal \(signal)"
+  }
+}

@@ -1,0 +1,185 @@
+/// What a check found: the verdict, what the search explored and, for a failure, the full evidence.
+///
+/// Its `description` is the report a test failure or the command line prints.
+public struct CheckReport: Sendable, Codable {
+  /// The spec's name.
+  public var target: String
+  /// The seed the run used.
+  public var seed: UInt64
+  /// The configuration the run used.
+  public var configuration: Configuration
+  /// What the search explored before it stopped.
+  public var search: SearchSummary
+  /// Wall-clock seconds of the whole check: the search, and for a failure its shrinking, recount and diagnosis.
+  public var seconds: Double
+  /// How the check ended.
+  public var outcome: CheckOutcome
+  /// The signal that stopped the check after it had found its failure, if one did: the failure is then shrunk only as far as it got.
+  public var interruptedBy: Int32?
+  /// The command that runs the check again, shown at the end of a failure report.
+  public var replayCommand: String?
+  /// The names of the spec's operations that return nothing, whose results reports leave out.
+  package var voidOperations: Set<String> = []
+
+  /// Creates a report of a check that has not explored anything yet.
+  init(target: String, seed: UInt64, configuration: Configuration, outcome: CheckOutcome = .passed)
+  {
+    self.target = target
+    self.seed = seed
+    self.configuration = configuration
+    self.search = SearchSummary(plannedScenarios: configuration.scenarios)
+    self.seconds = 0
+    self.outcome = outcome
+  }
+
+  /// `.fail` for a failure, `.inconclusive` for a search cut short or a check that could not run, else `.pass`.
+  public var verdict: Verdict {
+    switch outcome {
+    case .passed: .pass
+    case .failed: .fail
+    case .inconclusive, .specError, .killedFromOutside, .internalFault: .inconclusive
+    }
+  }
+
+  /// The failure found, or nil.
+  public var failure: FailureReport? {
+    if case .failed(let failure) = outcome { return failure }
+    return nil
+  }
+
+  /// The spec's error, when the spec could not run.
+  public var specError: SpecError? {
+    if case .specError(let error) = outcome { return error }
+    return nil
+  }
+
+  /// racecheck's own crash, when one ended the check.
+  public var internalFault: InternalFault? {
+    if case .internalFault(let fault) = outcome { return fault }
+    return nil
+  }
+
+  /// Why the search was cut short, when it was.
+  public var inconclusiveReason: InconclusiveReason? {
+    if case .inconclusive(let reason) = outcome { return reason }
+    return nil
+  }
+
+  /// The signal that stopped the check, whether before or after it found a failure.
+  public var stoppingSignal: Int32? {
+    if case .inconclusive(.interrupted(let signal)) = outcome { return signal }
+    return interruptedBy
+  }
+
+  /// The number of scenarios run before stopping.
+  public var scenarios: Int { search.scenarios }
+  /// The number of invocations run before stopping, shrinking not included.
+  public var invocations: Int { search.invocations }
+}
+
+/// A failure with its minimized scenario, evidence, diagnosis and the way to replay it.
+public struct FailureReport: Sendable, Codable {
+  /// How the subject failed.
+  public enum Kind: String, Sendable, Codable {
+    /// The results have no linearization under the model.
+    case nonLinearizable = "non-linearizable"
+    /// The code under test crashed the isolated child.
+    case crash
+    /// An invocation did not finish before its deadline.
+    case hang
+    /// The isolated child exited or stopped talking before it reported.
+    case exit
+    /// Two conflicting accesses to shared state that nothing ordered, as the scheduler or Thread Sanitizer saw them.
+    case dataRace = "data-race"
+    /// Schedule mode: no controlled thread could go on.
+    case deadlock
+    /// Schedule mode: a schedule ran past its step bound, as a spin loop or livelock does.
+    case stepBound = "step-bound"
+  }
+
+  /// What the minimized failure showed.
+  public var evidence: Evidence
+  /// The named bug.
+  public var diagnosis: Diagnosis
+  /// Seconds from the start of the check until the first failing invocation, before shrinking.
+  public var secondsToFind: Double
+  /// Seconds spent shrinking the failure, measuring its rate first included; nil when it was not shrunk.
+  ///
+  /// Seconds, as ``secondsToFind`` and ``CheckReport/seconds`` are, so that the report's
+  /// JSON shape stays one of plain numbers.
+  public var secondsShrinking: Double?
+  /// The scenario that failed first, before shrinking.
+  public var original: Scenario
+  /// The index of that scenario in the run.
+  public var scenarioIndex: Int
+  /// The smallest scenario found that still fails.
+  public var scenario: Scenario
+  /// The number of shrinking steps taken.
+  public var shrinkSteps: Int
+  /// Whether shrinking stopped at its time limit or an interrupt rather than at a minimal scenario.
+  public var shrinkingCutShort: Bool
+  /// How many invocations (schedules, in schedule mode) of `scenario` failed in the run that measured it.
+  public var failedInvocations: Int
+  /// How many invocations that run made.
+  public var invocations: Int
+  /// Where the repro file went.
+  public var repro: ReproFile
+  /// Schedule mode: the interleaving of the failing schedule, step by step.
+  public var trace: InterleavingTrace?
+  /// Schedule mode: the number of the failing schedule within its scenario.
+  public var scheduleIndex: Int?
+  /// Schedule mode: what the scheduler noticed besides the failure, such as a barrier on a serial queue.
+  public var findings: [Diagnosis]?
+
+  /// How the subject failed.
+  public var kind: Kind { evidence.kind }
+  /// A failing history of `scenario`; empty for a death, which has none.
+  public var history: History { evidence.history ?? History(entries: []) }
+  /// What was seen of a crash, a hang or an early exit; nil for a failure with a history.
+  public var crash: CrashEvidence? { evidence.crash }
+  /// Where the repro file was written, or nil if it could not be.
+  public var reproPath: String? {
+    if case .written(let path) = repro { return path }
+    return nil
+  }
+}
+
+/// Where a failure's repro file went.
+public enum ReproFile: Sendable, Codable, Hashable {
+  /// Written at this path.
+  case written(String)
+  /// Not written, for this reason.
+  case notWritten(String)
+}
+
+/// The checker's account of why a history has no linearization.
+public struct Explanation: Sendable, Hashable, Codable {
+  /// The operations the checker placed, in order, as indexes into the history's entries.
+  public var longestPrefix: [Int]
+  /// The model's state after them, as history files write it (or described, for a custom model).
+  public var state: String
+  /// Each operation that could come next, with what it returned and what the model would have returned.
+  public var candidates: [Candidate]
+
+  /// An operation that could have been placed next but whose result the model does not allow.
+  public struct Candidate: Sendable, Hashable, Codable {
+    /// Its index in the history's entries.
+    public var entry: Int
+    /// What it returned.
+    public var returned: Value
+    /// What the model returns in that state.
+    public var expected: Value
+  }
+}
+
+/// An operation of the spec threw, or the spec cannot run: the spec, not the subject, is at fault.
+public struct SpecError: Error, Sendable, Codable, CustomStringConvertible {
+  /// What went wrong, in one line.
+  public var message: String
+  /// Everything recorded before the error.
+  public var history: History?
+  /// The scenario that was running.
+  public var scenario: Scenario?
+
+  public var description: String { message }
+}
