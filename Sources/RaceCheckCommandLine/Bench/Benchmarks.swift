@@ -1,30 +1,30 @@
 import RaceCheckEngine
 
 /// The measurements `racecheck bench` prints: what they run, and their results.
-public struct BenchmarkPlan: Sendable {
+package struct BenchmarkPlan: Sendable {
   /// The target whose stress throughput is measured, recorded and checked against bare.
-  public var throughputTarget: String
+  package var throughputTarget: String
   /// The targets whose median time to first failure is measured.
-  public var firstFailureTargets: [String]
+  package var firstFailureTargets: [String]
   /// The seeds each time to first failure is measured with; the median is reported.
-  public var seeds: [UInt64]
+  package var seeds: [UInt64]
   /// The targets whose median time to first failure is measured in an isolated child, because they crash.
-  public var isolatedFirstFailureTargets: [String]
+  package var isolatedFirstFailureTargets: [String]
   /// A target that crashes on its first operation, for the cost of handling a crash; nil to skip it.
-  public var crashingTarget: String?
+  package var crashingTarget: String?
   /// The target whose schedule-mode throughput is measured on 2 × 3 scenarios; nil to skip it.
-  public var scheduleThroughputTarget: String? = nil
+  package var scheduleThroughputTarget: String? = nil
   /// The targets whose median time to first failure is measured in schedule mode, in this process.
-  public var scheduleFirstFailureTargets: [String] = []
+  package var scheduleFirstFailureTargets: [String] = []
   /// The targets that trap, whose stress time to first failure is measured in an isolated child to compare with schedule mode.
-  public var isolatedStressComparisonTargets: [String] = []
+  package var isolatedStressComparisonTargets: [String] = []
   /// The targets that trap, whose schedule-mode time to first failure is measured in an isolated child.
-  public var isolatedScheduleFirstFailureTargets: [String] = []
+  package var isolatedScheduleFirstFailureTargets: [String] = []
   /// More targets whose schedule-mode throughput is measured on 2 × 3 scenarios, such as the rows of `async` code.
-  public var scheduleThroughputTargets: [String] = []
+  package var scheduleThroughputTargets: [String] = []
 
   /// Creates a plan.
-  public init(
+  package init(
     throughputTarget: String, firstFailureTargets: [String], seeds: [UInt64] = Array(1...9),
     isolatedFirstFailureTargets: [String] = [], crashingTarget: String? = nil
   ) {
@@ -37,16 +37,16 @@ public struct BenchmarkPlan: Sendable {
 }
 
 /// One figure measured by `racecheck bench`.
-public struct BenchmarkResult: Hashable, Sendable, Codable {
+package struct BenchmarkResult: Hashable, Sendable, Codable {
   /// What was measured, as a stable identifier.
-  public var name: String
+  package var name: String
   /// The figure.
-  public var value: Double
+  package var value: Double
   /// Its unit, such as `"invocations/s"` or `"ms"`.
-  public var unit: String
+  package var unit: String
 
   /// Creates a result.
-  public init(name: String, value: Double, unit: String) {
+  package init(name: String, value: Double, unit: String) {
     self.name = name
     self.value = value
     self.unit = unit
@@ -54,13 +54,13 @@ public struct BenchmarkResult: Hashable, Sendable, Codable {
 }
 
 /// Runs a ``BenchmarkPlan``.
-public enum Benchmarks {
+package enum Benchmarks {
   /// Why a plan cannot run.
-  public enum Error: Swift.Error, CustomStringConvertible, Sendable {
+  package enum Error: Swift.Error, CustomStringConvertible, Sendable {
     /// The plan names a target the program does not have.
     case unknownTarget(String)
 
-    public var description: String {
+    package var description: String {
       switch self {
       case .unknownTarget(let name): return "the benchmark plan names an unknown target '\(name)'"
       }
@@ -77,7 +77,7 @@ public enum Benchmarks {
   ///   - progress: Called with each result as it is measured.
   /// - Returns: The results, in the plan's order.
   /// - Throws: ``Error/unknownTarget(_:)`` when the plan names a target that is not given.
-  public static func run(
+  package static func run(
     _ plan: BenchmarkPlan, targets: [Target], seconds: Double, workerExecutable: String? = nil,
     progress: (BenchmarkResult) -> Void = { _ in }
   ) throws(Error) -> [BenchmarkResult] {

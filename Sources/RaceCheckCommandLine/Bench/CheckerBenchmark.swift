@@ -11,43 +11,43 @@ import RaceCheckEngine
 /// median. Peak memory is per file, so it is measured in a child — the running
 /// executable started as `check FILE` — whose `ru_maxrss` `wait4` reports (a process's
 /// own maximum only grows, so in-process figures would blur the files together).
-public struct CheckerBenchmark: Sendable {
+package struct CheckerBenchmark: Sendable {
   /// One history's figures.
-  public struct FileResult: Sendable, Hashable, Codable {
+  package struct FileResult: Sendable, Hashable, Codable {
     /// The file's path.
-    public var file: String
+    package var file: String
     /// The folder it is in, relative to the benchmark's folder: `jepsen`, `kv`, ….
-    public var category: String
+    package var category: String
     /// The format it was read in.
-    public var format: String
+    package var format: String
     /// Its operations, or 0 when it was skipped.
-    public var operations: Int
+    package var operations: Int
     /// `linearizable`, `not-linearizable`, `unknown`, or `skipped: …` with the reason.
-    public var verdict: String
+    package var verdict: String
     /// The median time of one check (the verdict, without explaining a violation), reading excluded, in milliseconds.
-    public var milliseconds: Double
+    package var milliseconds: Double
     /// The peak resident memory of a child that reads and checks the file, in megabytes; nil when not measured.
-    public var peakMegabytes: Double?
+    package var peakMegabytes: Double?
   }
 
   /// The folder searched for histories.
-  public var folder: String
+  package var folder: String
   /// Checks per file; the median is reported.
-  public var runs: Int
+  package var runs: Int
   /// The executable whose `check` command measures memory in a child; nil to skip memory.
-  public var executable: String?
+  package var executable: String?
   /// Whether histories are split by key where the model allows (`--no-partitions` when false).
-  public var partitions: Bool = true
+  package var partitions: Bool = true
 
   /// Creates a benchmark of the histories under `folder`.
-  public init(folder: String, runs: Int = 5, executable: String? = nil) {
+  package init(folder: String, runs: Int = 5, executable: String? = nil) {
     self.folder = folder
     self.runs = runs
     self.executable = executable
   }
 
   /// The history files under the folder with the format of each: `.json` history files, `.log` Jepsen logs, `.txt` and `.edn` EDN.
-  public func files() -> [(path: String, format: HistoryFormat)] {
+  package func files() -> [(path: String, format: HistoryFormat)] {
     guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [] }
     var found: [(String, HistoryFormat)] = []
     while let relative = enumerator.nextObject() as? String {
@@ -64,7 +64,7 @@ public struct CheckerBenchmark: Sendable {
   }
 
   /// Measures every file, calling `progress` with each result as it comes.
-  public func run(progress: (FileResult) -> Void = { _ in }) -> [FileResult] {
+  package func run(progress: (FileResult) -> Void = { _ in }) -> [FileResult] {
     files().map { path, format in
       let result = measure(path, format)
       progress(result)

@@ -7,9 +7,9 @@ import RaceCheckEngine
 /// last `exec`. `ru_maxrss` does not do for a child started by `posix_spawn`: Linux carries
 /// the parent's high-water mark over into the child's at `exec`, so a small child of a large
 /// parent would look as large as the parent.
-public enum ProcessMemory {
+package enum ProcessMemory {
   /// The peak resident set of this process in bytes, or nil where `/proc` does not say.
-  public static func peakResidentBytes() -> Int? {
+  package static func peakResidentBytes() -> Int? {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
       return nil
     }

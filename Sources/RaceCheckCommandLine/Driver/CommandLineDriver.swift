@@ -20,7 +20,7 @@ public struct CommandLineDriver: Sendable {
   /// commands a program prints are ones its user can type.
   public var programName: String
   /// What `bench` measures, or nil when the program has no benchmarks.
-  public var benchmarks: BenchmarkPlan?
+  package var benchmarks: BenchmarkPlan?
   /// The program `run` and `demo` start to check a target in isolation, or nil to check in this process.
   ///
   /// ``main(targets:programName:benchmarks:)`` sets it to the running program, which then serves as
@@ -28,7 +28,7 @@ public struct CommandLineDriver: Sendable {
   package var workerExecutable: String?
 
   /// Creates a driver over `targets`, whose commands name the program `programName`.
-  public init(
+  package init(
     targets: [Target], programName: String = runningProgramName,
     benchmarks: BenchmarkPlan? = nil
   ) {
@@ -42,7 +42,7 @@ public struct CommandLineDriver: Sendable {
   /// ```swift
   /// let status = CommandLineDriver(targets: targets).run(["run", "LockArray", "--seed", "0x2A"])
   /// ```
-  public func run(
+  package func run(
     _ arguments: [String], output: CommandOutput = .standardOutput,
     errors: CommandOutput = .standardError
   ) -> Int32 {
@@ -58,7 +58,7 @@ public struct CommandLineDriver: Sendable {
   }
 
   /// Runs `CommandLine.arguments` and exits with the status; the commands it prints name `programName`.
-  public static func main(
+  package static func main(
     targets: [Target], programName: String = runningProgramName,
     benchmarks: BenchmarkPlan? = nil
   ) -> Never {

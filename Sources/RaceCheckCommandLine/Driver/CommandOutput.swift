@@ -6,14 +6,14 @@ import RaceCheckEngine
 /// let lines = Lines()  // any Sendable collector
 /// let status = driver.run(["list"], output: CommandOutput { lines.append($0) })
 /// ```
-public struct CommandOutput: Sendable {
+package struct CommandOutput: Sendable {
   /// Writes one line; the sink adds the line break.
-  public var writeLine: @Sendable (String) -> Void
+  package var writeLine: @Sendable (String) -> Void
   /// Replaces the one status line a long command keeps updating (nil clears it), or nil when this output cannot show one.
-  public var showStatus: (@Sendable (String?) -> Void)?
+  package var showStatus: (@Sendable (String?) -> Void)?
 
   /// Creates a sink that hands each line to `writeLine`, and each status line to `showStatus` when it is given.
-  public init(
+  package init(
     _ writeLine: @escaping @Sendable (String) -> Void,
     showStatus: (@Sendable (String?) -> Void)? = nil
   ) {
@@ -22,10 +22,10 @@ public struct CommandOutput: Sendable {
   }
 
   /// The process's standard output.
-  public static let standardOutput = CommandOutput { Console.print($0) }
+  package static let standardOutput = CommandOutput { Console.print($0) }
 
   /// The process's standard error, with a status line when it is a terminal.
-  public static let standardError = CommandOutput(
+  package static let standardError = CommandOutput(
     { Console.printError($0) },
     showStatus: Console.standardErrorIsTerminal ? showTerminalStatus : nil)
 

@@ -10,7 +10,7 @@ import RaceCheckEngine
 /// let status = CommandLineDriver(targets: targets).run(["run", "LockArray"])
 /// if status == ExitStatus.failureFound.rawValue { /* a bug was found */ }
 /// ```
-public enum ExitStatus: Int32, Sendable, CaseIterable {
+package enum ExitStatus: Int32, Sendable, CaseIterable {
   /// The check passed, or for `demo`, every target met its expectation.
   case success = 0
   /// A failure was found, or for `demo`, some target did not meet its expectation.

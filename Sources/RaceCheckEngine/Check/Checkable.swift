@@ -1,5 +1,5 @@
 /// Something racecheck can check and replay by name: a ``Spec`` with its types erased.
-public protocol Checkable: Sendable {
+package protocol Checkable: Sendable {
   /// The name reports and the command line use.
   var name: String { get }
 
@@ -12,7 +12,7 @@ public protocol Checkable: Sendable {
 
 extension Checkable {
   /// Names the model after the checkable, for a model history files do not know.
-  public func recordedHistory(_ history: History) -> RecordedHistory {
+  package func recordedHistory(_ history: History) -> RecordedHistory {
     RecordedHistory(history, model: name, initial: nil)
   }
 }

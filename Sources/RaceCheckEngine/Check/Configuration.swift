@@ -93,7 +93,7 @@ public struct Configuration: Hashable, Sendable, Codable {
   ///
   /// A sharded check runs only the scenarios of its shard (see ``Shard``), and its verdict
   /// covers only them: `racecheck merge` combines the shards' verdicts.
-  public var shard: Shard?
+  package var shard: Shard?
   /// Where the check was started, or nil when neither a test nor a program's command line started it.
   ///
   /// `check(_:)` and ``CommandLineDriver`` set it; repro files record it, which names them

@@ -9,33 +9,33 @@
 /// var configuration = Configuration(seed: 7)
 /// configuration.shard = Shard(index: 2, count: 3)  // scenarios 1, 4, 7, …
 /// ```
-public struct Shard: Hashable, Sendable, Codable, CustomStringConvertible {
+package struct Shard: Hashable, Sendable, Codable, CustomStringConvertible {
   /// Which part this is, from 1 to `count`.
-  public let index: Int
+  package let index: Int
   /// How many parts the run is split into.
-  public let count: Int
+  package let count: Int
 
   /// Part `index` of `count`, or nil unless 1 ≤ `index` ≤ `count`.
-  public init?(index: Int, count: Int) {
+  package init?(index: Int, count: Int) {
     guard count >= 1, (1...count).contains(index) else { return nil }
     self.index = index
     self.count = count
   }
 
   /// The shard written `K/N`, as `--shard` takes it.
-  public init?(_ text: String) {
+  package init?(_ text: String) {
     let parts = text.split(separator: "/", omittingEmptySubsequences: false)
     guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else { return nil }
     self.init(index: index, count: count)
   }
 
   /// Whether the item at `position` (a scenario's or a demo row's index, from 0) is this shard's.
-  public func contains(_ position: Int) -> Bool {
+  package func contains(_ position: Int) -> Bool {
     position % count == index - 1
   }
 
   /// The positions in `range` that are this shard's, in order, without listing the others.
-  public func positions(in range: Range<Int>) -> StrideTo<Int> {
+  package func positions(in range: Range<Int>) -> StrideTo<Int> {
     let offset = ((index - 1 - range.lowerBound) % count + count) % count
     return stride(
       from: range.lowerBound + offset, to: max(range.upperBound, range.lowerBound + offset),
@@ -43,24 +43,24 @@ public struct Shard: Hashable, Sendable, Codable, CustomStringConvertible {
   }
 
   /// How many positions in `range` are this shard's.
-  public func count(in range: Range<Int>) -> Int {
+  package func count(in range: Range<Int>) -> Int {
     let offset = ((index - 1 - range.lowerBound) % count + count) % count
     return max(0, (range.count - offset + count - 1) / count)
   }
 
   /// `K/N`.
-  public var description: String { "\(index)/\(count)" }
+  package var description: String { "\(index)/\(count)" }
 }
 
 extension Shard {
   /// Encodes the shard as `K/N`.
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(description)
   }
 
   /// Decodes a shard written `K/N`, refusing a part outside 1…N.
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     let text = try container.decode(String.self)
     guard let shard = Shard(text) else {

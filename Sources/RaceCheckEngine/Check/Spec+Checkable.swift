@@ -17,7 +17,7 @@ extension Spec: SessionCheckable {
   /// ```swift
   /// let report = try spec.replay(try Repro.read(from: path))
   /// ```
-  public func replay(_ repro: Repro, timeLimit: Duration = .seconds(30)) throws(ReproError)
+  package func replay(_ repro: Repro, timeLimit: Duration = .seconds(30)) throws(ReproError)
     -> ReplayReport
   {
     try replay(repro, timeLimit: timeLimit, worker: nil, interruption: nil, progress: nil)
@@ -64,7 +64,7 @@ extension Spec: SessionCheckable {
   }
 
   /// Names a built-in model (``HistoryModel``) with its initial state; a spec's own model by the spec's name.
-  public func recordedHistory(_ history: History) -> RecordedHistory {
+  package func recordedHistory(_ history: History) -> RecordedHistory {
     guard let model = model as? any HistoryModel else {
       return RecordedHistory(history, model: name, initial: nil)
     }

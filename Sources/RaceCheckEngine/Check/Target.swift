@@ -6,7 +6,7 @@
 /// ```
 public struct Target: Sendable {
   /// The spec to check.
-  public var checkable: any Checkable
+  package var checkable: any Checkable
   /// A line for `racecheck list`.
   public var summary: String
   /// The verdict `racecheck demo` expects, or nil when none is known.
@@ -54,7 +54,7 @@ public struct Target: Sendable {
   }
 
   /// Creates a target.
-  public init(
+  package init(
     _ checkable: any Checkable, summary: String = "", expectation: Expectation? = nil,
     demoConfiguration: Configuration? = nil
   ) {

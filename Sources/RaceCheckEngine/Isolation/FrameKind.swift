@@ -69,10 +69,17 @@ package enum FrameKind: String, Hashable, Sendable, CaseIterable {
     "invoke_block", "sync_marked", "async_marked", "run_marked_sync", "run_marked_async",
   ]
 
+  /// The modules that were one `RaceCheck` module: their frames are racecheck's, never the code under test's.
+  ///
+  /// RaceCheckSync is not among them: its primitives run inside the code under test.
+  static let raceCheckModules: Set<String> = [
+    "RaceCheck", "RaceCheckHistory", "RaceCheckEngine", "RaceCheckCommandLine",
+  ]
+
   /// The kind of code a Swift module holds, or nil for imported C declarations.
   static func kind(ofSwiftModule module: String) -> FrameKind? {
-    switch module {
-    case "RaceCheck": .raceCheck
+    if raceCheckModules.contains(module) { return .raceCheck }
+    return switch module {
     case "Swift", "_Concurrency", "_StringProcessing", "Synchronization", "SwiftOnoneSupport",
       "_Volatile", "Observation", "Distributed", "RegexBuilder", "Runtime", "_Backtracing":
       .runtime

@@ -1,5 +1,5 @@
 /// How a check ended: each verdict with what it rests on.
-public enum CheckOutcome: Sendable, Codable {
+package enum CheckOutcome: Sendable, Codable {
   /// The whole budget was explored and nothing failed.
   case passed
   /// A failure was found; the report holds its evidence, shrunk as far as the budget allowed.
@@ -15,7 +15,7 @@ public enum CheckOutcome: Sendable, Codable {
 }
 
 /// Why a search was cut short before its budget was explored, or why what it explored is no pass.
-public enum InconclusiveReason: Sendable, Codable, Hashable, CustomStringConvertible {
+package enum InconclusiveReason: Sendable, Codable, Hashable, CustomStringConvertible {
   /// The time limit ended the search after `scenarios` of the `planned` scenarios.
   case timeLimit(scenarios: Int, planned: Int)
   /// The threads rarely ran at the same time: `scenarios` scenarios reached the invocation cap before their count of overlapping invocations.
@@ -28,12 +28,12 @@ public enum InconclusiveReason: Sendable, Codable, Hashable, CustomStringConvert
   case unseenSynchronization([String])
 
   /// Whether the search stopped before its budget, rather than ran it all on code it could not fully see.
-  public var cutTheSearchShort: Bool {
+  package var cutTheSearchShort: Bool {
     if case .unseenSynchronization = self { return false }
     return true
   }
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .timeLimit(let scenarios, let planned):
       "the time limit ended the search after \(scenarios) of \(planned) scenarios"
@@ -54,28 +54,28 @@ public enum InconclusiveReason: Sendable, Codable, Hashable, CustomStringConvert
 }
 
 /// What a search explored, which is what a pass is worth.
-public struct SearchSummary: Sendable, Codable, Hashable {
+package struct SearchSummary: Sendable, Codable, Hashable {
   /// The scenarios run to the end of their budget or to a failure.
-  public var scenarios: Int = 0
+  package var scenarios: Int = 0
   /// The scenarios the configuration planned.
-  public var plannedScenarios: Int = 0
+  package var plannedScenarios: Int = 0
   /// The invocations run, shrinking not included.
-  public var invocations: Int = 0
+  package var invocations: Int = 0
   /// The invocations in which calls of different threads ran at the same time (every schedule, in schedule mode).
-  public var overlappingInvocations: Int = 0
+  package var overlappingInvocations: Int = 0
   /// The distinct outcomes (results and real-time order) the checker decided.
-  public var distinctOutcomes: Int = 0
+  package var distinctOutcomes: Int = 0
   /// How settled the scenarios' explorations were: the chance that one more invocation would have shown results not seen.
-  public var chanceOfNewResults = ChanceOfNewResults()
+  package var chanceOfNewResults = ChanceOfNewResults()
   /// The scenarios that reached the invocation cap before their count of overlapping invocations.
-  public var cappedScenarios: Int = 0
+  package var cappedScenarios: Int = 0
   /// The invocations that ended in a trap the spec's requirements allow, which the check excused.
-  public var contractTraps: Int = 0
+  package var contractTraps: Int = 0
   /// The scenarios whose runs stopped short of their budget because too many invocations trapped by contract.
-  public var scenariosStoppedByContractTraps: Int = 0
+  package var scenariosStoppedByContractTraps: Int = 0
 
   /// Creates an empty summary for a search of `plannedScenarios` scenarios.
-  public init(plannedScenarios: Int = 0) {
+  package init(plannedScenarios: Int = 0) {
     self.plannedScenarios = plannedScenarios
   }
 }
@@ -85,16 +85,16 @@ public struct SearchSummary: Sendable, Codable, Hashable {
 /// A scenario's estimate is the share of its invocations whose results (whatever their
 /// timing) no other invocation returned. Near 0, the scenario has likely shown what its
 /// threads can return; a larger figure says a larger budget would likely explore more.
-public struct ChanceOfNewResults: Sendable, Codable, Hashable {
+package struct ChanceOfNewResults: Sendable, Codable, Hashable {
   /// The scenarios estimated.
-  public private(set) var scenarios = 0
+  package private(set) var scenarios = 0
   /// The mean estimate over the scenarios.
-  public private(set) var mean = 0.0
+  package private(set) var mean = 0.0
   /// The largest estimate of any scenario.
-  public private(set) var largest = 0.0
+  package private(set) var largest = 0.0
 
   /// Creates the estimates of no scenario.
-  public init() {}
+  package init() {}
 
   /// Adds one scenario's estimate.
   mutating func add(_ chance: Double) {

@@ -9,11 +9,11 @@ public struct CheckReport: Sendable, Codable {
   /// The configuration the run used.
   public var configuration: Configuration
   /// What the search explored before it stopped.
-  public var search: SearchSummary
+  package var search: SearchSummary
   /// Wall-clock seconds of the whole check: the search, and for a failure its shrinking, recount and diagnosis.
   public var seconds: Double
   /// How the check ended.
-  public var outcome: CheckOutcome
+  package var outcome: CheckOutcome
   /// The signal that stopped the check after it had found its failure, if one did: the failure is then shrunk only as far as it got.
   public var interruptedBy: Int32?
   /// The command that runs the check again, shown at the end of a failure report.
@@ -48,19 +48,19 @@ public struct CheckReport: Sendable, Codable {
   }
 
   /// The spec's error, when the spec could not run.
-  public var specError: SpecError? {
+  package var specError: SpecError? {
     if case .specError(let error) = outcome { return error }
     return nil
   }
 
   /// racecheck's own crash, when one ended the check.
-  public var internalFault: InternalFault? {
+  package var internalFault: InternalFault? {
     if case .internalFault(let fault) = outcome { return fault }
     return nil
   }
 
   /// Why the search was cut short, when it was.
-  public var inconclusiveReason: InconclusiveReason? {
+  package var inconclusiveReason: InconclusiveReason? {
     if case .inconclusive(let reason) = outcome { return reason }
     return nil
   }
@@ -98,7 +98,7 @@ public struct FailureReport: Sendable, Codable {
   }
 
   /// What the minimized failure showed.
-  public var evidence: Evidence
+  package var evidence: Evidence
   /// The named bug.
   public var diagnosis: Diagnosis
   /// Seconds from the start of the check until the first failing invocation, before shrinking.
@@ -109,11 +109,11 @@ public struct FailureReport: Sendable, Codable {
   /// JSON shape stays one of plain numbers.
   public var secondsShrinking: Double?
   /// The scenario that failed first, before shrinking.
-  public var original: Scenario
+  package var original: Scenario
   /// The index of that scenario in the run.
   public var scenarioIndex: Int
   /// The smallest scenario found that still fails.
-  public var scenario: Scenario
+  package var scenario: Scenario
   /// The number of shrinking steps taken.
   public var shrinkSteps: Int
   /// Whether shrinking stopped at its time limit or an interrupt rather than at a minimal scenario.
@@ -123,9 +123,9 @@ public struct FailureReport: Sendable, Codable {
   /// How many invocations that run made.
   public var invocations: Int
   /// Where the repro file went.
-  public var repro: ReproFile
+  package var repro: ReproFile
   /// Schedule mode: the interleaving of the failing schedule, step by step.
-  public var trace: InterleavingTrace?
+  package var trace: InterleavingTrace?
   /// Schedule mode: the number of the failing schedule within its scenario.
   public var scheduleIndex: Int?
   /// Schedule mode: what the scheduler noticed besides the failure, such as a barrier on a serial queue.
@@ -134,9 +134,9 @@ public struct FailureReport: Sendable, Codable {
   /// How the subject failed.
   public var kind: Kind { evidence.kind }
   /// A failing history of `scenario`; empty for a death, which has none.
-  public var history: History { evidence.history ?? History(entries: []) }
+  package var history: History { evidence.history ?? History(entries: []) }
   /// What was seen of a crash, a hang or an early exit; nil for a failure with a history.
-  public var crash: CrashEvidence? { evidence.crash }
+  package var crash: CrashEvidence? { evidence.crash }
   /// Where the repro file was written, or nil if it could not be.
   public var reproPath: String? {
     if case .written(let path) = repro { return path }
@@ -145,7 +145,7 @@ public struct FailureReport: Sendable, Codable {
 }
 
 /// Where a failure's repro file went.
-public enum ReproFile: Sendable, Codable, Hashable {
+package enum ReproFile: Sendable, Codable, Hashable {
   /// Written at this path.
   case written(String)
   /// Not written, for this reason.
@@ -153,33 +153,33 @@ public enum ReproFile: Sendable, Codable, Hashable {
 }
 
 /// The checker's account of why a history has no linearization.
-public struct Explanation: Sendable, Hashable, Codable {
+package struct Explanation: Sendable, Hashable, Codable {
   /// The operations the checker placed, in order, as indexes into the history's entries.
-  public var longestPrefix: [Int]
+  package var longestPrefix: [Int]
   /// The model's state after them, as history files write it (or described, for a custom model).
-  public var state: String
+  package var state: String
   /// Each operation that could come next, with what it returned and what the model would have returned.
-  public var candidates: [Candidate]
+  package var candidates: [Candidate]
 
   /// An operation that could have been placed next but whose result the model does not allow.
-  public struct Candidate: Sendable, Hashable, Codable {
+  package struct Candidate: Sendable, Hashable, Codable {
     /// Its index in the history's entries.
-    public var entry: Int
+    package var entry: Int
     /// What it returned.
-    public var returned: Value
+    package var returned: Value
     /// What the model returns in that state.
-    public var expected: Value
+    package var expected: Value
   }
 }
 
 /// An operation of the spec threw, or the spec cannot run: the spec, not the subject, is at fault.
-public struct SpecError: Error, Sendable, Codable, CustomStringConvertible {
+package struct SpecError: Error, Sendable, Codable, CustomStringConvertible {
   /// What went wrong, in one line.
-  public var message: String
+  package var message: String
   /// Everything recorded before the error.
-  public var history: History?
+  package var history: History?
   /// The scenario that was running.
-  public var scenario: Scenario?
+  package var scenario: Scenario?
 
-  public var description: String { message }
+  package var description: String { message }
 }

@@ -1,7 +1,7 @@
 /// What racecheck saw of a crash, a hang or an early exit of the isolated child running the code under test.
-public struct CrashEvidence: Sendable, Codable {
+package struct CrashEvidence: Sendable, Codable {
   /// How the child ended.
-  public enum Kind: String, Sendable, Codable {
+  package enum Kind: String, Sendable, Codable {
     /// A signal killed it (a Swift trap is SIGILL, a bad access SIGSEGV).
     case crash
     /// An invocation did not finish before its deadline; racecheck killed it.
@@ -11,44 +11,44 @@ public struct CrashEvidence: Sendable, Codable {
   }
 
   /// A call a thread had started and not finished when the child died.
-  public struct InFlightCall: Sendable, Codable, Hashable {
+  package struct InFlightCall: Sendable, Codable, Hashable {
     /// The runner thread making it.
-    public var thread: Int
+    package var thread: Int
     /// The call.
-    public var call: Scenario.Call
+    package var call: Scenario.Call
     /// The call's position in the scenario's history (init, then each thread, then post), when known.
-    public var index: Int?
+    package var index: Int?
   }
 
   /// How the child ended.
-  public var kind: Kind
+  package var kind: Kind
   /// The signal's name, such as `SIGILL`, for a crash.
-  public var signal: String?
+  package var signal: String?
   /// The runtime's failure message, such as "Index out of range", when the stack carries one.
-  public var message: String?
+  package var message: String?
   /// The crashing thread: a runner thread's number, or nil for a thread racecheck did not start.
-  public var runnerThread: Int?
+  package var runnerThread: Int?
   /// The crashing thread's name, as the kernel knows it.
-  public var threadName: String?
+  package var threadName: String?
   /// The invocation of the scenario that was running, counted from 0.
-  public var invocation: Int?
+  package var invocation: Int?
   /// The calls in flight when the child died.
-  public var inFlight: [InFlightCall]
+  package var inFlight: [InFlightCall]
   /// The crashing thread's stack, symbolized, user frames first and runtime frames folded.
-  public var stack: String
+  package var stack: String
   /// For a hang, every thread's stack.
-  public var threadStacks: [String]
+  package var threadStacks: [String]
   /// The names of every function on the crashing thread's stack, innermost first.
-  public var functions: [String]
+  package var functions: [String]
   /// Whose code the crash was in: the layer of the innermost frame that is not the Swift runtime or the C library.
   ///
   /// `user` for the code under test, `racecheck` when racecheck's own code trapped on a
   /// value the code under test returned, `libdispatch` or `Foundation` otherwise.
-  public var layer: String? = nil
+  package var layer: String? = nil
   /// What the child's exit looked like when it did not crash: its status, or what it wrote instead of a report.
-  public var detail: String?
+  package var detail: String?
   /// The end of what the child wrote to standard error, such as the runtime's own messages.
-  public var standardError: String?
+  package var standardError: String?
 }
 
 extension CrashEvidence {
@@ -57,12 +57,12 @@ extension CrashEvidence {
   /// A bad access is SIGSEGV or SIGBUS; the allocator and the Swift runtime abort (SIGABRT)
   /// when they find their own structures corrupted (a double free, a freed object retained).
   /// Safe Swift run on one thread raises none of them.
-  public var isMemoryCorruption: Bool {
+  package var isMemoryCorruption: Bool {
     kind == .crash && ["SIGSEGV", "SIGBUS", "SIGABRT"].contains(signal ?? "")
   }
 
   /// How the child ended, as a report's first line says it: `crashed (SIGILL: Index out of range)`.
-  public var outcome: String {
+  package var outcome: String {
     switch kind {
     case .crash: "crashed (\(signal ?? "signal")\(message.map { ": \($0)" } ?? ""))"
     case .hang: "hung: an invocation made no progress for its deadline"

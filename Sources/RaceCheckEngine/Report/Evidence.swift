@@ -2,7 +2,7 @@
 ///
 /// A result no order explains has a history and the checker's explanation; a crash has a
 /// stack and no history. The enum makes the other combinations impossible to write.
-public enum Evidence: Sendable, Codable {
+package enum Evidence: Sendable, Codable {
   /// The results have no linearization under the model.
   case nonLinearizable(History, Explanation)
   /// Schedule mode: two conflicting accesses to shared state that no primitive ordered.
@@ -17,7 +17,7 @@ public enum Evidence: Sendable, Codable {
   case death(CrashEvidence)
 
   /// How the subject failed, as reports and repro files name it.
-  public var kind: FailureReport.Kind {
+  package var kind: FailureReport.Kind {
     switch self {
     case .nonLinearizable: .nonLinearizable
     case .dataRace, .sanitizerRace: .dataRace
@@ -33,7 +33,7 @@ public enum Evidence: Sendable, Codable {
   }
 
   /// The failing history, for every failure but a death.
-  public var history: History? {
+  package var history: History? {
     switch self {
     case .nonLinearizable(let history, _), .dataRace(let history), .deadlock(let history),
       .stepBound(let history):
@@ -44,19 +44,19 @@ public enum Evidence: Sendable, Codable {
   }
 
   /// The checker's account of why no order works, for a result no order explains.
-  public var explanation: Explanation? {
+  package var explanation: Explanation? {
     if case .nonLinearizable(_, let explanation) = self { return explanation }
     return nil
   }
 
   /// Thread Sanitizer's report of the race, for a race it saw.
-  public var sanitizerRace: SanitizerRace? {
+  package var sanitizerRace: SanitizerRace? {
     if case .sanitizerRace(let race, _) = self { return race }
     return nil
   }
 
   /// What was seen of a crash, a hang or an early exit.
-  public var crash: CrashEvidence? {
+  package var crash: CrashEvidence? {
     if case .death(let crash) = self { return crash }
     return nil
   }

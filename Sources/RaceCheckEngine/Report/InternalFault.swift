@@ -4,20 +4,20 @@
 /// crashing thread was running the scheduler's own code (the interposer had switched it out
 /// of the subject's mode), and the innermost frame that is not the Swift runtime or the C
 /// library is racecheck's.
-public struct InternalFault: Sendable, Codable, Hashable {
+package struct InternalFault: Sendable, Codable, Hashable {
   /// The signal the child died of (`SIGSEGV`).
-  public var signal: String
+  package var signal: String
   /// The runtime's message, for a trap that printed or inlined one.
-  public var message: String?
+  package var message: String?
   /// The innermost racecheck function on the crashing stack.
-  public var function: String?
+  package var function: String?
   /// The crashing thread's stack, symbolized.
-  public var stack: String
+  package var stack: String
   /// The scenario that ran when racecheck crashed, so that the crash can be reproduced.
-  public var scenario: Int?
+  package var scenario: Int?
 
   /// One sentence for reports: what crashed, where.
-  public var summary: String {
+  package var summary: String {
     "racecheck's own code crashed (\(signal)\(message.map { ": \($0)" } ?? "")"
       + "\(function.map { " in \($0)" } ?? ""))"
       + "\(scenario.map { " in scenario \($0 + 1)" } ?? "")"

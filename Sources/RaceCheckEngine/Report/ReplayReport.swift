@@ -3,32 +3,32 @@
 /// A schedule-mode repro runs its recorded schedule once, exactly. A stress repro runs its
 /// scenario until the failure shows again or the time budget runs out: stress
 /// interleavings are not deterministic, so a replay measures rather than promises.
-public struct ReplayReport: Sendable {
+package struct ReplayReport: Sendable {
   /// The repro that was replayed.
-  public var repro: Repro
+  package var repro: Repro
   /// How the replay ended.
-  public var outcome: Outcome
+  package var outcome: Outcome
   /// The invocations (schedules) run.
-  public var invocations: Int
+  package var invocations: Int
   /// How many of them failed.
-  public var failures: Int
+  package var failures: Int
   /// The time budget of a stress replay.
-  public var timeLimit: Duration
+  package var timeLimit: Duration
   /// Wall-clock seconds the replay took.
-  public var seconds: Double
+  package var seconds: Double
   /// The evidence of the first failing invocation, when one failed.
-  public var evidence: Evidence?
+  package var evidence: Evidence?
   /// The diagnosis of that failure.
-  public var diagnosis: Diagnosis?
+  package var diagnosis: Diagnosis?
   /// The interleaving the replay ran, for a repro of a failure found in schedule mode.
-  public var trace: InterleavingTrace?
+  package var trace: InterleavingTrace?
   /// Where the replay left the recorded schedule, such as "expected a scheduling point of thread 1 at step 7, …"; nil when it followed it exactly.
-  public var divergence: String?
+  package var divergence: String?
   /// The names of the spec's operations that return nothing, whose results reports leave out.
   package var voidOperations: Set<String> = []
 
   /// How a replay ended.
-  public enum Outcome: Sendable {
+  package enum Outcome: Sendable {
     /// The failure showed again.
     case reproduced
     /// It did not show within the budget.
@@ -40,16 +40,16 @@ public struct ReplayReport: Sendable {
   }
 
   /// A failing history, if an invocation failed with one.
-  public var history: History? { evidence?.history }
+  package var history: History? { evidence?.history }
   /// What racecheck saw when the replay crashed, hung or exited its isolated child.
-  public var crash: CrashEvidence? { evidence?.crash }
+  package var crash: CrashEvidence? { evidence?.crash }
   /// The spec's error, when the spec is broken.
-  public var specError: SpecError? {
+  package var specError: SpecError? {
     if case .specError(let error) = outcome { return error }
     return nil
   }
   /// The share of invocations that failed, when any ran.
-  public var failureRate: Double? {
+  package var failureRate: Double? {
     invocations == 0 ? nil : Double(failures) / Double(invocations)
   }
 }

@@ -3,36 +3,36 @@ import Foundation
 /// A repro file: the minimized scenario of a failure with the seed and settings that found it.
 ///
 /// `racecheck replay FILE` runs it again; the file is JSON so it can be read and edited.
-public struct Repro: Hashable, Sendable, Codable {
+package struct Repro: Hashable, Sendable, Codable {
   /// The file format's version, `1`.
-  public var racecheck: Int
+  package var racecheck: Int
   /// The spec the failure was found in.
-  public var target: String
+  package var target: String
   /// The run's seed, as `0x…`.
-  public var seed: String
+  package var seed: String
   /// The index of the failing scenario in the run.
-  public var scenarioIndex: Int
+  package var scenarioIndex: Int
   /// The configuration of the run.
-  public var configuration: Configuration
+  package var configuration: Configuration
   /// The minimized scenario.
-  public var scenario: Scenario
+  package var scenario: Scenario
   /// The diagnosis the failure got, if any.
-  public var diagnosis: BugPattern?
+  package var diagnosis: BugPattern?
   /// How the failure showed; nil in files written before crashes had repro files, which were all non-linearizable results.
-  public var failure: FailureReport.Kind?
+  package var failure: FailureReport.Kind?
   /// A failing history of the scenario, in the history file's operation format.
-  public var operations: [HistoryFile.Operation]?
+  package var operations: [HistoryFile.Operation]?
   /// The history's model, so that the repro file is also a history file (`racecheck check` reads it); absent in older files.
-  public var model: String?
+  package var model: String?
   /// The model's initial state; absent for the model's default and in older files.
-  public var initial: Value?
+  package var initial: Value?
   /// The failing schedule, for a failure found in schedule mode: the thread chosen at each scheduling point.
   ///
   /// `racecheck replay` runs it exactly, and says where the code under test left it.
-  public var schedule: [Int]?
+  package var schedule: [Int]?
 
   /// Creates a repro.
-  public init(
+  package init(
     target: String, seed: UInt64, scenarioIndex: Int, configuration: Configuration,
     scenario: Scenario,
     diagnosis: BugPattern?, history: History?, failure: FailureReport.Kind? = .nonLinearizable
@@ -49,7 +49,7 @@ public struct Repro: Hashable, Sendable, Codable {
   }
 
   /// Creates a repro whose history names its model, which makes the file a history file too.
-  public init(
+  package init(
     target: String, seed: UInt64, scenarioIndex: Int, configuration: Configuration,
     scenario: Scenario, diagnosis: BugPattern?, history: RecordedHistory
   ) {
@@ -68,7 +68,7 @@ public struct Repro: Hashable, Sendable, Codable {
   }
 
   /// Reads a repro file, or says precisely why it cannot be used.
-  public static func read(from path: String) throws(ReproError) -> Repro {
+  package static func read(from path: String) throws(ReproError) -> Repro {
     guard FileManager.default.fileExists(atPath: path) else { throw .missing(path) }
     guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path) }
     let repro: Repro
@@ -82,7 +82,7 @@ public struct Repro: Hashable, Sendable, Codable {
   }
 
   /// Whether the failure killed the isolated child (a crash, a hang or an early exit), so that replaying it in this process would end it too.
-  public var endsTheProcess: Bool {
+  package var endsTheProcess: Bool {
     switch failure {
     case .crash, .hang, .exit: true
     // Schedule mode's failures are reports of the scheduler, in this process.
@@ -142,7 +142,7 @@ public struct Repro: Hashable, Sendable, Codable {
 }
 
 /// Why a repro file cannot be replayed.
-public enum ReproError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum ReproError: Error, Hashable, Sendable, CustomStringConvertible {
   /// There is no file at the path.
   case missing(String)
   /// The file exists but cannot be read.
@@ -162,7 +162,7 @@ public enum ReproError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The scenario does not fit the target's spec.
   case scenarioMismatch(path: String, ScenarioError)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .missing(let path): return "\(path): no such repro file"
     case .unreadable(let path): return "\(path): cannot be read"

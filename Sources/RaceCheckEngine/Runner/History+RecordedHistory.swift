@@ -17,7 +17,7 @@ extension HistoryFile {
 
 extension RecordedHistory {
   /// A history recorded by a run, for the model named `model` starting in `initial`.
-  public init(_ history: History, model: String, initial: Value?, meta: Value? = nil) {
+  package init(_ history: History, model: String, initial: Value?, meta: Value? = nil) {
     let origin = history.entries.map(\.callTime).min() ?? 0
     self.init(
       model: model, initial: initial, meta: meta,

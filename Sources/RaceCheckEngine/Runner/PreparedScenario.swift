@@ -69,13 +69,13 @@ package struct PreparedScenario<Subject, Model: Hashable & Sendable>: @unchecked
 }
 
 /// A scenario that does not fit the spec it is run against.
-public enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The spec has no operation of this name.
   case unknownOperation(String, spec: String)
   /// The arguments do not fit the operation.
   case badArguments(Scenario.Call, ModelError)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .unknownOperation(let name, let spec):
       return "the spec '\(spec)' has no operation '\(name)'"

@@ -474,15 +474,15 @@ package final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecke
 }
 
 /// An operation threw instead of returning: the spec is broken, not the subject.
-public struct OperationError: Error, CustomStringConvertible, @unchecked Sendable {
+package struct OperationError: Error, CustomStringConvertible, @unchecked Sendable {
   /// The call that threw.
-  public var call: Scenario.Call
+  package var call: Scenario.Call
   /// What it threw.
-  public var error: any Error
+  package var error: any Error
   /// Everything recorded in the invocation up to the call.
-  public var history: History
+  package var history: History
 
-  public var description: String {
+  package var description: String {
     "operation \(call) threw \(error)"
   }
 }

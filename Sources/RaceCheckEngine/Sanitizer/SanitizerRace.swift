@@ -4,28 +4,28 @@
 /// letting the sanitizer print it, and ties both accesses to the calls of the scenario and
 /// to the queue blocks and locks that guarded them. A race is reported whether or not the
 /// bad interleaving happened: the sanitizer sees that nothing ordered the two accesses.
-public struct SanitizerRace: Sendable, Codable, Hashable {
+package struct SanitizerRace: Sendable, Codable, Hashable {
   /// One of the two accesses.
-  public struct Access: Sendable, Codable, Hashable {
+  package struct Access: Sendable, Codable, Hashable {
     /// Whether it wrote (else it read).
-    public var isWrite: Bool
+    package var isWrite: Bool
     /// The bytes it touched.
-    public var size: Int
+    package var size: Int
     /// The runner thread whose call made it, itself or through a block the call submitted, when known.
-    public var runnerThread: Int?
+    package var runnerThread: Int?
     /// That call, when known.
-    public var call: Scenario.Call?
+    package var call: Scenario.Call?
     /// Whether it ran on a thread racecheck did not start: a dispatch worker running a block.
-    public var onOtherThread: Bool
+    package var onOtherThread: Bool
     /// What guarded it, as the report says it: `in a block on the concurrent queue 'q'`.
-    public var guarding: String
+    package var guarding: String
     /// Its stack, symbolized: the user's frames first, the layers around them folded.
-    public var stack: String
+    package var stack: String
     /// The names of the functions on that stack, innermost first.
-    public var functions: [String]
+    package var functions: [String]
 
     /// Who made the access, as a report says it: `thread 1, in set("…")`.
-    public var maker: String {
+    package var maker: String {
       let thread = runnerThread.map { "thread \($0)" } ?? "a thread racecheck did not start"
       let worker = onOtherThread && runnerThread != nil ? " (in a block it submitted)" : ""
       return thread + (call.map { ", in \($0)" } ?? "") + worker
@@ -33,7 +33,7 @@ public struct SanitizerRace: Sendable, Codable, Hashable {
   }
 
   /// What happened after the report: the invocation finished, or the child running it died.
-  public enum Aftermath: Sendable, Codable {
+  package enum Aftermath: Sendable, Codable {
     /// The invocation ran to its end with this history.
     case finished(History)
     /// The child died before it could report, as the crash evidence says.
@@ -41,9 +41,9 @@ public struct SanitizerRace: Sendable, Codable, Hashable {
   }
 
   /// The address both accesses touched.
-  public var address: UInt
+  package var address: UInt
   /// The access whose happening made the sanitizer report.
-  public var later: Access
+  package var later: Access
   /// The earlier access it conflicts with.
-  public var earlier: Access
+  package var earlier: Access
 }

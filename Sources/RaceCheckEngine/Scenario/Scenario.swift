@@ -2,42 +2,42 @@
 ///
 /// The init part runs on one thread before the threads start, the post part on
 /// one thread after they all finish.
-public struct Scenario: Hashable, Sendable, Codable {
+package struct Scenario: Hashable, Sendable, Codable {
   /// One call of an operation with its arguments.
-  public struct Call: Hashable, Sendable, Codable, CustomStringConvertible {
+  package struct Call: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The operation's name.
-    public var operation: String
+    package var operation: String
     /// The arguments, as recorded.
-    public var arguments: [Value]
+    package var arguments: [Value]
 
     /// Creates a call of `operation` with `arguments`.
-    public init(_ operation: String, _ arguments: [Value] = []) {
+    package init(_ operation: String, _ arguments: [Value] = []) {
       self.operation = operation
       self.arguments = arguments
     }
 
     /// The call as reports show it: `insert(3, 0)`, or `count` when it takes no arguments.
-    public var description: String {
+    package var description: String {
       RecordedHistory.Operation.callText(operation, arguments)
     }
   }
 
   /// The calls made before the threads start.
-  public var initial: [Call]
+  package var initial: [Call]
   /// The calls each thread makes, one array per thread.
-  public var parallel: [[Call]]
+  package var parallel: [[Call]]
   /// The calls made after every thread has finished.
-  public var post: [Call]
+  package var post: [Call]
 
   /// Creates a scenario from its three parts.
-  public init(initial: [Call] = [], parallel: [[Call]] = [], post: [Call] = []) {
+  package init(initial: [Call] = [], parallel: [[Call]] = [], post: [Call] = []) {
     self.initial = initial
     self.parallel = parallel
     self.post = post
   }
 
   /// The number of calls in all three parts.
-  public var size: Int {
+  package var size: Int {
     initial.count + parallel.reduce(0) { $0 + $1.count } + post.count
   }
 

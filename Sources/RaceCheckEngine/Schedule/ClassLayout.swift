@@ -92,7 +92,7 @@ struct ClassLayout {
   /// Whether `type` is one of racecheck's own classes, which code under test's calls may allocate.
   private static func isRaceCheck(_ type: AnyClass) -> Bool {
     let module = _typeName(type, qualified: true).prefix { $0 != "." }
-    return module == "RaceCheck" || module == "RaceCheckSync"
+    return FrameKind.raceCheckModules.contains(String(module)) || module == "RaceCheckSync"
   }
 
   /// `Type.property` for the stored property at `offset`, or nil when none starts there.

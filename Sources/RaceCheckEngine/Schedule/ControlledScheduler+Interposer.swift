@@ -387,10 +387,10 @@ final class InterposerHooks: @unchecked Sendable {
 }
 
 /// Whether this process can run schedule mode on unmodified code.
-public enum Interposer {
+package enum Interposer {
   /// Whether every library's calls to the primitives bind to racecheck's interposer in this process.
   ///
   /// True in an executable (or a test bundle) that links RaceCheck on Linux; schedule mode
   /// refuses to run without it, since it would see no primitive at all.
-  public static let isLinked = rc_interposer_is_linked()
+  package static let isLinked = rc_interposer_is_linked()
 }

@@ -1,29 +1,29 @@
 /// The interleaving of one schedule: each thread's operations and the primitive steps inside them, in the order they ran.
-public struct InterleavingTrace: Hashable, Sendable, Codable {
+package struct InterleavingTrace: Hashable, Sendable, Codable {
   /// One line of the trace.
-  public struct Step: Hashable, Sendable, Codable {
+  package struct Step: Hashable, Sendable, Codable {
     /// The controlled thread that took the step.
-    public var thread: Int
+    package var thread: Int
     /// What happened, such as `queue.sync enter 'q'` or `cell read → 3`.
-    public var text: String
+    package var text: String
     /// Whether the line starts an operation rather than showing a primitive step inside one.
-    public var isOperation: Bool
+    package var isOperation: Bool
   }
 
   /// The name of each controlled thread, by number: `Thread 0` for a column, `Block 2 on 'q'` for an async block.
-  public var threadNames: [String]
+  package var threadNames: [String]
   /// The steps, in the order they ran.
-  public var steps: [Step]
+  package var steps: [Step]
   /// The thread chosen at each scheduling point: the schedule, which replays the trace exactly.
-  public var schedule: [Int]
+  package var schedule: [Int]
 
   /// The number of times the running thread changed.
-  public var switches: Int {
+  package var switches: Int {
     zip(steps, steps.dropFirst()).filter { $0.thread != $1.thread }.count
   }
 
   /// The schedule as a replay string: the chosen thread numbers separated by dots.
-  public var scheduleString: String {
+  package var scheduleString: String {
     schedule.map(String.init).joined(separator: ".")
   }
 }

@@ -217,13 +217,13 @@ final class CompletionWait: Sendable {
 }
 
 /// An operation's completion handler was not called within its timeout.
-public struct CompletionTimeout: Error, CustomStringConvertible, Sendable {
+package struct CompletionTimeout: Error, CustomStringConvertible, Sendable {
   /// The call whose handler never came.
-  public var call: Scenario.Call
+  package var call: Scenario.Call
   /// How long it waited.
-  public var timeout: Duration
+  package var timeout: Duration
 
-  public var description: String {
+  package var description: String {
     "the completion handler of \(call) was not called within \(timeout)"
   }
 }

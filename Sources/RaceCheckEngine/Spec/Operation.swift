@@ -80,13 +80,13 @@ public struct Operation<Subject, Model: Hashable & Sendable>: Sendable {
 }
 
 /// An operation's recorded arguments could not be turned back into the types its closure takes.
-public struct ArgumentMismatch: Error, CustomStringConvertible, Sendable {
+package struct ArgumentMismatch: Error, CustomStringConvertible, Sendable {
   /// The operation's name.
-  public var operation: String
+  package var operation: String
   /// The recorded arguments.
-  public var arguments: [Value]
+  package var arguments: [Value]
 
-  public var description: String {
+  package var description: String {
     "the arguments \(Value.list(arguments)) do not fit the parameters of '\(operation)'"
   }
 }

@@ -18,7 +18,7 @@ public struct HistoryChecker: Sendable {
   /// Whether to work out the window, the longest prefix and the candidates of a violation.
   public var explains: Bool
   /// What a `register` or `cas-register` read that returned nil means; by default, that the register held nil.
-  public var nilReads: NilReadMeaning = .value
+  package var nilReads: NilReadMeaning = .value
   /// Stops the search, leaving the parts it had not decided `unknown`, once it returns true.
   ///
   /// The engine sets it to ask whether SIGINT or SIGTERM came: this module watches no signals.

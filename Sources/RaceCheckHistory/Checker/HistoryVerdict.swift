@@ -32,34 +32,34 @@ public struct HistoryVerdict: Sendable, Hashable, Codable {
   /// Each part, in the order of the history's keys.
   public var parts: [Part]
   /// Why the history has no linearization, for `notLinearizable`.
-  public var violation: Violation?
+  package var violation: Violation?
   /// Seconds the whole check took, explanation included.
   public var seconds: Double
 }
 
 /// Why one part of a history has no linearization.
-public struct Violation: Sendable, Hashable, Codable {
+package struct Violation: Sendable, Hashable, Codable {
   /// An operation that could come next after the longest partial linearization, and what the model says of it.
-  public struct Candidate: Sendable, Hashable, Codable {
+  package struct Candidate: Sendable, Hashable, Codable {
     /// Its index in the history file's operations.
-    public var operation: Int
+    package var operation: Int
     /// What it returned; nil when its outcome is unknown.
-    public var returned: Value?
+    package var returned: Value?
     /// What the model returns in the state after the partial linearization.
-    public var modelReturns: Value
+    package var modelReturns: Value
     /// Whether the returned value fits; such a candidate fits here but every order after it fails.
-    public var fits: Bool
+    package var fits: Bool
   }
 
   /// How the violation was found without search: a proof a reader can check by hand.
-  public enum Proof: Sendable, Hashable, Codable {
+  package enum Proof: Sendable, Hashable, Codable {
     /// A read, or a successful compare-and-set expecting `value`, saw a value that is not the
     /// initial one and that no operation which may store it was called before it returned.
     case impossibleRead(operation: Int, value: Value)
   }
 
   /// How far the search for the smallest failing window got.
-  public enum WindowExtent: String, Sendable, Hashable, Codable {
+  package enum WindowExtent: String, Sendable, Hashable, Codable {
     /// The smallest failing prefix in time.
     case smallest
     /// A failing prefix, cut where the explanation's budget ran out; a smaller one may fail too.
@@ -69,19 +69,19 @@ public struct Violation: Sendable, Hashable, Codable {
   }
 
   /// The key of the failing part, or nil when the history was checked whole.
-  public var key: String?
+  package var key: String?
   /// The smallest prefix of the part's operations (in call order, file indexes) that still has no linearization.
   ///
   /// When ``windowExtent`` is not ``WindowExtent/smallest``, a failing prefix that a smaller one may be hidden in.
-  public var window: [Int]
+  package var window: [Int]
   /// Whether ``window`` is known to be the smallest.
-  public var windowExtent: WindowExtent = .smallest
+  package var windowExtent: WindowExtent = .smallest
   /// The proof that decided the violation without search, if one did.
-  public var proof: Proof?
+  package var proof: Proof?
   /// The longest partial linearization the search found, as file indexes in order.
-  public var longestPrefix: [Int]
+  package var longestPrefix: [Int]
   /// The model's state after it, in the model's JSON form.
-  public var state: Value
+  package var state: Value
   /// The operations that could come next, none of which leads to a full linearization.
-  public var candidates: [Candidate]
+  package var candidates: [Candidate]
 }

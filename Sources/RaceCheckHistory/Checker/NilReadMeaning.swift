@@ -8,14 +8,14 @@
 /// var checker = HistoryChecker()
 /// checker.nilReads = .unknown  // Knossos's reading
 /// ```
-public enum NilReadMeaning: String, Sendable, Hashable, CaseIterable {
+package enum NilReadMeaning: String, Sendable, Hashable, CaseIterable {
   /// The read returned nil because the register held nil (never written, or nil written): it is compared with the state like any other result.
   case value
   /// The read's value is not known: it fits every state, as in Knossos's models.
   case unknown
 
   /// The models whose `read` this applies to: `register` and `cas-register`.
-  public static let models: [String] = [RegisterModel.name, CASRegisterModel.name]
+  package static let models: [String] = [RegisterModel.name, CASRegisterModel.name]
 
   /// Whether `step` is a register's `read`.
   static func isRegisterRead<Step>(_ step: Step) -> Bool {

@@ -8,7 +8,7 @@ extension HistoryFile {
   /// ```swift
   /// let history = try HistoryFile.read(Array(data), models: BuiltInModels.names)
   /// ```
-  public static func read(_ bytes: [UInt8], models: [String]) throws(HistoryFileError)
+  package static func read(_ bytes: [UInt8], models: [String]) throws(HistoryFileError)
     -> RecordedHistory
   {
     var scanner = JSONScanner(bytes)

@@ -4,7 +4,7 @@ extension HistoryFile {
   /// ```swift
   /// try HistoryFile.encode(history).write(toFile: "run.history.json", atomically: true, encoding: .utf8)
   /// ```
-  public static func encode(_ history: RecordedHistory) -> String {
+  package static func encode(_ history: RecordedHistory) -> String {
     var lines = ["{", "  \"racecheck\": 1,", "  \"model\": \(Value.quoted(history.model)),"]
     if let initial = history.initial { lines.append("  \"initial\": \(initial),") }
     if let meta = history.meta { lines.append("  \"meta\": \(meta),") }

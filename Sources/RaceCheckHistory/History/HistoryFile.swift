@@ -2,23 +2,23 @@
 ///
 /// See `history-format.md` for the contract. This type writes the format; a history
 /// file's operations appear in repro files too.
-public enum HistoryFile {
+package enum HistoryFile {
   /// One operation as the file writes it.
-  public struct Operation: Hashable, Sendable, Codable {
+  package struct Operation: Hashable, Sendable, Codable {
     /// The thread or client.
-    public var process: Int
+    package var process: Int
     /// The operation's name.
-    public var op: String
+    package var op: String
     /// Its arguments.
-    public var args: [Value]
+    package var args: [Value]
     /// When it was called.
-    public var call: Int64
+    package var call: Int64
     /// When it returned; absent for `info`.
-    public var `return`: Int64?
+    package var `return`: Int64?
     /// What it returned.
-    public var result: Value?
+    package var result: Value?
     /// `ok`, `fail` or `info`; absent means `ok`.
-    public var status: RecordedHistory.Operation.Status?
+    package var status: RecordedHistory.Operation.Status?
 
     /// Creates an operation as the file writes it; the engine writes its runs' histories with it.
     package init(

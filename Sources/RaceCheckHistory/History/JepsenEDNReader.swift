@@ -15,9 +15,9 @@
 /// Ops of a process that is not an integer (the `:nemesis`) are not client operations
 /// and are skipped: a file of them alone is an empty history. `JepsenEventPairing` gives the meaning of each completion; errors name
 /// the line (and column) where the op starts, in either layout.
-public enum JepsenEDNReader {
+package enum JepsenEDNReader {
   /// Reads the history for `model` (such as `"kv"` or `"cas-register"`).
-  public static func read(_ bytes: [UInt8], model: String) throws(JepsenImportError)
+  package static func read(_ bytes: [UInt8], model: String) throws(JepsenImportError)
     -> RecordedHistory
   {
     var pairing = JepsenEventPairing(model: model, failMeaning: .didNotHappen)

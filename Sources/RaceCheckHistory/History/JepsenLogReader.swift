@@ -6,9 +6,9 @@
 /// ```
 ///
 /// Other lines are skipped. `:fail` has the meaning of the etcd logs (see `JepsenEventPairing`).
-public enum JepsenLogReader {
+package enum JepsenLogReader {
   /// Reads the history for `model` (the etcd logs are `"cas-register"`).
-  public static func read(_ bytes: [UInt8], model: String) throws(JepsenImportError)
+  package static func read(_ bytes: [UInt8], model: String) throws(JepsenImportError)
     -> RecordedHistory
   {
     let marker = Array("jepsen.util - ".utf8)

@@ -1,16 +1,16 @@
 /// The models history files can name without any code of the user's: those of `history-format.md`.
-public enum BuiltInModels {
+package enum BuiltInModels {
   /// Every built-in model, in the order the format document lists them.
-  public static let all: [any HistoryModel.Type] = [
+  package static let all: [any HistoryModel.Type] = [
     RegisterModel.self, CASRegisterModel.self, CounterModel.self, ArrayModel.self,
     DictionaryModel.self, SetModel.self, QueueModel.self, StackModel.self, KeyValueModel.self,
   ]
 
   /// The models' names, such as `"kv"`.
-  public static var names: [String] { all.map { $0.name } }
+  package static var names: [String] { all.map { $0.name } }
 
   /// The model called `name`, if there is one.
-  public static func model(named name: String) -> (any HistoryModel.Type)? {
+  package static func model(named name: String) -> (any HistoryModel.Type)? {
     all.first { $0.name == name }
   }
 }
