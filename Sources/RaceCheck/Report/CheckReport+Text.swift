@@ -133,7 +133,9 @@ extension CheckReport: CustomStringConvertible {
 
   func replayLines(_ failure: FailureReport) -> [String] {
     var lines: [String] = []
-    if let replayCommand { lines.append("Replay: \(replayCommand)") }
+    // A race only Thread Sanitizer saw shows again only in a build with it.
+    let sanitized = SanitizerRaceLog.isActive ? "  (in this --sanitize=thread build)" : ""
+    if let replayCommand { lines.append("Replay: \(replayCommand)\(sanitized)") }
     switch failure.repro {
     case .written(let path):
       let hint = configuration.origin?.replayHint(forReproAt: path).map { "  (\($0))" } ?? ""

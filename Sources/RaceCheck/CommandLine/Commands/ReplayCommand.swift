@@ -107,6 +107,19 @@ enum ReplayCommand {
 
   /// The count line, then the diagnosis and scenario of a failing invocation, or what was tried when none failed.
   static func describe(_ report: ReplayReport, file: String) -> [String] {
+    sanitizerNote(report, file: file) + describeReplay(report, file: file)
+  }
+
+  /// A line saying that a file a `--sanitize=thread` build wrote is replayed without the sanitizer, which cannot see the races it reports.
+  static func sanitizerNote(_ report: ReplayReport, file: String) -> [String] {
+    guard report.repro.threadSanitizer == true, !SanitizerRaceLog.isActive else { return [] }
+    return [
+      "note: \(file) was written by a --sanitize=thread build; replay it with that build "
+        + "(swift build --sanitize=thread), or a race only the sanitizer saw will not show"
+    ]
+  }
+
+  private static func describeReplay(_ report: ReplayReport, file: String) -> [String] {
     // A death comes first, whatever the mode: its stacks are what the user needs.
     if let crash = report.crash {
       return [countLine(report, file: file)] + crashLines(report, crash)
