@@ -15,17 +15,20 @@ extension RaceCheckTestSuite {
       #expect(!report.description.contains("with shrinking"))
     }
 
-    @Test func theREADMEsSampleSeedLineIsTheOneTheReportPrints() throws {
+    @Test func theDocumentsSampleSeedLineIsTheOneTheReportPrints() throws {
       var report = TimedFailure.report(
         secondsToFind: 0.096, secondsShrinking: 0.187, seconds: 0.298)
       report.seed = 0x319F_343A_9681_D9C3
       let seedLine = try #require(
         report.description.split(separator: "\n").first { $0.hasPrefix("Seed:") })
-      let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("README.md")
-      let text = try String(contentsOf: readme, encoding: .utf8)
-      #expect(text.split(separator: "\n").contains(seedLine), "\(seedLine)")
+      // The README's sample report, and the same report explained in "Reading a report".
+      for document in ["README.md", "Sources/RaceCheck/RaceCheck.docc/ReadingAReport.md"] {
+        let text = try String(
+          contentsOf: root.appendingPathComponent(document), encoding: .utf8)
+        #expect(text.split(separator: "\n").contains(seedLine), "\(document): \(seedLine)")
+      }
     }
 
     @Test func aFailureThatWasNotShrunkSaysSo() {
