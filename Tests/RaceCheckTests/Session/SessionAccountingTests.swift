@@ -36,7 +36,8 @@ extension RaceCheckTestSuite {
         distinctOutcomes: 1, chanceOfNewResults: 0)
     }
 
-    static let configuration = Configuration(seed: 7, scenarios: 4, invocations: 20, isolated: false)
+    static let configuration = Configuration(
+      seed: 7, scenarios: 4, invocations: 20, isolated: false)
 
     /// The report of a session of the sample array spec over `runner`.
     static func check(
@@ -93,20 +94,6 @@ extension RaceCheckTestSuite {
         return
       }
       #expect(names == ["Atomic", "os_unfair_lock"])
-    }
-
-    @Test func scenariosStoppedByContractTrapsMakeThePassInconclusive() {
-      let runner = ScriptedRunner { sequence, request in
-        var result = Self.explored(request)
-        result.stoppedByContractTraps = sequence == 0
-        return result
-      }
-      let report = Self.check(runner)
-      guard case .inconclusive(.contractTraps(let scenarios, _)) = report.outcome else {
-        Issue.record("expected contract traps, got \(report.outcome)")
-        return
-      }
-      #expect(scenarios == 1)
     }
 
     @Test func aSignalDuringAScenarioEndsTheCheckWithWhatItExplored() {
