@@ -233,15 +233,3 @@ extension String {
     return self[first...last]
   }
 }
-
-extension Duration {
-  /// The duration in seconds, as reports and files write it.
-  var seconds: Double {
-    Double(components.seconds) + Double(components.attoseconds) / 1e18
-  }
-
-  /// The duration in nanoseconds, for deadlines on the monotonic clock.
-  var nanoseconds: Int64 {
-    components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
-  }
-}

@@ -14,8 +14,13 @@ public struct ReplayReport: Sendable {
   public var failures: Int
   /// The time budget of a stress replay.
   public var timeLimit: Duration
-  /// Wall-clock seconds the replay took.
-  public var seconds: Double
+  /// How long the replay took.
+  ///
+  /// ```swift
+  /// let replay = try spec.replay(repro)
+  /// print("\(replay.failures) of \(replay.invocations) failed in \(replay.elapsed)")
+  /// ```
+  public var elapsed: Duration
   /// The evidence of the first failing invocation, when one failed.
   public var evidence: Evidence?
   /// The diagnosis of that failure.

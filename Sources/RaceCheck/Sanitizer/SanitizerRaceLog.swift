@@ -51,9 +51,9 @@ final class SanitizerRaceLog {
   /// Waits up to `limit` for the pending async blocks; false when some still had not run.
   @discardableResult
   func waitForPendingBlocks(upTo limit: Duration) -> Bool {
-    let deadline = MonotonicClock.now() + limit.nanoseconds
+    let deadline = Deadline.after(limit)
     while rc_sanitizer_pending_blocks() > 0 {
-      if MonotonicClock.now() > deadline { return false }
+      if deadline.hasPassed { return false }
       sched_yield()
     }
     return true

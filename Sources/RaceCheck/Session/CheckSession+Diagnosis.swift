@@ -108,7 +108,7 @@ extension CheckSession {
   /// A request to run a scenario that died once more; a run that hangs tells nothing new, so it is not waited on long.
   private func rerunRequest(_ scenario: Scenario, index: Int, invocations: Int) -> RunRequest {
     var rerun = request(scenario, index: index, invocations: invocations, fresh: true)
-    rerun.hangTimeout = min(configuration.hangTimeout.seconds, 1)
+    rerun.hangTimeout = min(configuration.hangTimeout, .seconds(1))
     return rerun
   }
 

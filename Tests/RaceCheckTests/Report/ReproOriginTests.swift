@@ -89,7 +89,7 @@ extension RaceCheckTestSuite {
       #expect(try Repro.read(from: file.path).threadSanitizer == true)
       let report = ReplayReport(
         repro: sanitized, outcome: .notReproduced, invocations: 10, failures: 0,
-        timeLimit: .seconds(1), seconds: 1)
+        timeLimit: .seconds(1), elapsed: .seconds(1))
       let note = ReplayCommand.sanitizerNote(report, file: file.path)
       #expect(note.first?.contains("--sanitize=thread") == true, "\(note)")
       #expect(ReplayCommand.describe(report, file: file.path).first == note.first)

@@ -156,7 +156,7 @@ enum ReplayCommand {
   private static func countLine(_ report: ReplayReport, file: String) -> String {
     let plural = report.invocations == 1 ? "" : "s"
     let rate = report.failureRate.map { " (a failure rate of \(CheckReport.percent($0)))" } ?? ""
-    let seconds = CheckReport.formatSeconds(report.seconds)
+    let seconds = CheckReport.formatDuration(report.elapsed)
     switch report.outcome {
     case .reproduced:
       // A race may show as a death on another run; the recorded kind says the two differ.
