@@ -149,8 +149,7 @@ enum Probe {
       for round in 0..<rounds { recorder.beginInvocation(scenario: 1, invocation: round) }
     }
     func perRound(_ duration: Duration) -> Double {
-      (Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9)
-        / Double(rounds)
+      duration.fractionalNanoseconds / Double(rounds)
     }
     print("beginOperation+endOperation: \(perRound(operations)) ns")
     print("beginInvocation: \(perRound(invocations)) ns")

@@ -2,22 +2,22 @@ import RaceCheckEngine
 
 /// A spec whose stress runner can be measured; every ``Spec`` is one.
 package protocol Benchmarkable {
-  /// Invocations per second of `shape`'s scenarios over about `seconds`, recorded and checked or bare.
-  func stressThroughput(shape: Configuration.Shape, seconds: Double, recording: Bool) -> Double
+  /// Invocations per second of `shape`'s scenarios over about `duration`, recorded and checked or bare.
+  func stressThroughput(shape: Configuration.Shape, duration: Duration, recording: Bool) -> Double
 }
 
 extension Spec: Benchmarkable {
-  package func stressThroughput(shape: Configuration.Shape, seconds: Double, recording: Bool)
+  package func stressThroughput(shape: Configuration.Shape, duration: Duration, recording: Bool)
     -> Double
   {
     let generator = ScenarioGenerator(spec: self, shape: shape)
     let runner = StressRunner(spec: self, threads: shape.threads)
     defer { runner.shutDown() }
-    let started = MonotonicClock.now()
-    let deadline = started + Int64(seconds * 1e9)
+    let started = MonotonicInstant.now()
+    let deadline = Deadline.after(duration, from: started)
     var invocations = 0
     var index = 0
-    while MonotonicClock.now() < deadline {
+    while !deadline.hasPassed {
       guard
         let prepared = try? PreparedScenario(
           generator.scenario(seed: 0xBE7C, index: index), spec: self)
@@ -33,6 +33,6 @@ extension Spec: Benchmarkable {
         invocations += batch
       }
     }
-    return Double(invocations) / (Double(MonotonicClock.now() - started) / 1e9)
+    return started.elapsed.rate(of: invocations)
   }
 }

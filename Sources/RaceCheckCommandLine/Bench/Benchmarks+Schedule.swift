@@ -7,7 +7,7 @@ extension Benchmarks {
 
   /// Measures schedule mode: schedules per second, the primitives' overhead with no scheduler, and time to first failure.
   static func runSchedulePart(
-    _ plan: BenchmarkPlan, target: (String) throws(Error) -> Target, seconds: Double,
+    _ plan: BenchmarkPlan, target: (String) throws(Error) -> Target, duration: Duration,
     record: (BenchmarkResult) -> Void
   ) throws(Error) {
     if let name = plan.scheduleThroughputTarget,
@@ -16,7 +16,7 @@ extension Benchmarks {
       record(
         BenchmarkResult(
           name: "schedules-per-second/\(name)/2x3",
-          value: benchmarkable.scheduleThroughput(shape: twoByThree, seconds: seconds).rounded(),
+          value: benchmarkable.scheduleThroughput(shape: twoByThree, duration: duration).rounded(),
           unit: "schedules/s"))
       // The same dictionary scheduled through the interposer and through RaceCheckSync.
       for (variant, spec) in [
@@ -29,7 +29,7 @@ extension Benchmarks {
         record(
           BenchmarkResult(
             name: "schedules-per-second/BarrierDictionary-\(variant)/2x3",
-            value: spec.scheduleThroughput(shape: twoByThree, seconds: seconds).rounded(),
+            value: spec.scheduleThroughput(shape: twoByThree, duration: duration).rounded(),
             unit: "schedules/s"))
       }
     }
@@ -40,7 +40,7 @@ extension Benchmarks {
       record(
         BenchmarkResult(
           name: "schedules-per-second/\(name)/2x3",
-          value: benchmarkable.scheduleThroughput(shape: twoByThree, seconds: seconds).rounded(),
+          value: benchmarkable.scheduleThroughput(shape: twoByThree, duration: duration).rounded(),
           unit: "schedules/s"))
     }
     if plan.scheduleThroughputTarget != nil || !plan.scheduleFirstFailureTargets.isEmpty {
@@ -82,8 +82,8 @@ extension Benchmarks {
         var configuration = Configuration.scheduleDemo(seed: seed)
         configuration.minimizes = false
         let report = checkable.check(configuration)
-        if let found = report.failure?.secondsToFind {
-          times.append(found * 1000)
+        if let found = report.failure?.timeToFind {
+          times.append(found.milliseconds)
           schedules.append(Double(report.invocations))
         }
       }

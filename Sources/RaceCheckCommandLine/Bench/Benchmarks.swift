@@ -72,13 +72,13 @@ package enum Benchmarks {
   /// - Parameters:
   ///   - plan: The figures to measure.
   ///   - targets: The targets the plan names.
-  ///   - seconds: How long each throughput figure is measured for.
+  ///   - duration: How long each throughput figure is measured for.
   ///   - workerExecutable: The program isolated figures start as a worker; nil skips them.
   ///   - progress: Called with each result as it is measured.
   /// - Returns: The results, in the plan's order.
   /// - Throws: ``Error/unknownTarget(_:)`` when the plan names a target that is not given.
   package static func run(
-    _ plan: BenchmarkPlan, targets: [Target], seconds: Double, workerExecutable: String? = nil,
+    _ plan: BenchmarkPlan, targets: [Target], duration: Duration, workerExecutable: String? = nil,
     progress: (BenchmarkResult) -> Void = { _ in }
   ) throws(Error) -> [BenchmarkResult] {
     func target(_ name: String) throws(Error) -> Target {
@@ -99,24 +99,24 @@ package enum Benchmarks {
       record(
         BenchmarkResult(
           name: "stress-invocations-per-second/\(throughput.name)/2x5/checked",
-          value: benchmarkable.stressThroughput(shape: shape, seconds: seconds, recording: true)
+          value: benchmarkable.stressThroughput(shape: shape, duration: duration, recording: true)
             .rounded(),
           unit: "invocations/s"))
       record(
         BenchmarkResult(
           name: "stress-invocations-per-second/\(throughput.name)/2x5/bare",
-          value: benchmarkable.stressThroughput(shape: shape, seconds: seconds, recording: false)
+          value: benchmarkable.stressThroughput(shape: shape, duration: duration, recording: false)
             .rounded(),
           unit: "invocations/s"))
     }
-    try runSchedulePart(plan, target: target, seconds: seconds, record: record)
+    try runSchedulePart(plan, target: target, duration: duration, record: record)
     for name in plan.firstFailureTargets {
       let checkable = try target(name).checkable
       var times: [Double] = []
       for seed in plan.seeds {
         let report = checkable.check(
           Configuration(seed: seed, minimizes: false, reproDirectory: "/dev/null"))
-        if let found = report.failure?.secondsToFind { times.append(found * 1000) }
+        if let found = report.failure?.timeToFind { times.append(found.milliseconds) }
       }
       record(
         BenchmarkResult(name: "first-failure-median-ms/\(name)", value: median(times), unit: "ms"))
@@ -135,23 +135,24 @@ package enum Benchmarks {
       let report = isolated(
         throughput,
         Configuration(seed: 1, scenarios: 1, invocations: 1, reproDirectory: "/dev/null"))
-      starts.append(report.seconds * 1000)
+      starts.append(report.elapsed.milliseconds)
     }
     record(BenchmarkResult(name: "child-start-ms", value: median(starts), unit: "ms"))
     if let name = plan.crashingTarget {
       let crashing = try target(name)
-      let started = MonotonicClock.now()
+      let deadline = Deadline.after(duration)
+      let started = MonotonicInstant.now()
       var crashes = 0
-      while Double(MonotonicClock.now() - started) / 1e9 < seconds {
+      while !deadline.hasPassed {
         let report = isolated(
           crashing, Configuration(seed: 1, minimizes: false, reproDirectory: "/dev/null"))
         if report.failure?.kind == .crash { crashes += 1 }
       }
-      let elapsed = Double(MonotonicClock.now() - started) / 1e9
+      let elapsed = started.elapsed
       record(
         BenchmarkResult(
           name: "crashes-handled-per-second/\(name)",
-          value: (Double(crashes) / elapsed * 10).rounded() / 10,
+          value: (elapsed.rate(of: crashes) * 10).rounded() / 10,
           unit: "crashes/s"))
     }
     for name in plan.isolatedStressComparisonTargets {
@@ -162,7 +163,7 @@ package enum Benchmarks {
           checkable,
           Configuration(
             seed: seed, timeLimit: .seconds(10), minimizes: false, reproDirectory: "/dev/null"))
-        if let found = report.failure?.secondsToFind { times.append(found * 1000) }
+        if let found = report.failure?.timeToFind { times.append(found.milliseconds) }
       }
       record(
         BenchmarkResult(
@@ -174,7 +175,7 @@ package enum Benchmarks {
       for seed in plan.seeds {
         let report = isolated(
           crashing, Configuration(seed: seed, minimizes: false, reproDirectory: "/dev/null"))
-        if report.failure != nil { times.append(report.seconds * 1000) }
+        if report.failure != nil { times.append(report.elapsed.milliseconds) }
       }
       record(
         BenchmarkResult(
@@ -190,7 +191,7 @@ package enum Benchmarks {
         configuration.reproDirectory = "/dev/null"
         let report = isolated(crashing, configuration)
         if report.failure != nil {
-          times.append(report.seconds * 1000)
+          times.append(report.elapsed.milliseconds)
           schedules.append(Double(report.invocations))
         }
       }

@@ -119,8 +119,8 @@ enum InterposerOverhead {
   }
 
   private static func time(_ iterations: Int, _ body: () -> Void) -> Double {
-    let started = MonotonicClock.now()
+    let started = MonotonicInstant.now()
     for _ in 0..<iterations { body() }
-    return Double(MonotonicClock.now() - started) / Double(iterations)
+    return started.elapsed.fractionalNanoseconds / Double(iterations)
   }
 }

@@ -4,20 +4,20 @@ import RaceCheckSync
 
 /// A spec whose schedule mode can be measured; every ``Spec`` is one.
 package protocol ScheduleBenchmarkable {
-  /// Random schedules per second of the first scenario of `shape`, run and checked, over about `seconds`.
-  func scheduleThroughput(shape: Configuration.Shape, seconds: Double) -> Double
+  /// Random schedules per second of the first scenario of `shape`, run and checked, over about `duration`.
+  func scheduleThroughput(shape: Configuration.Shape, duration: Duration) -> Double
 }
 
 extension Spec: ScheduleBenchmarkable {
-  package func scheduleThroughput(shape: Configuration.Shape, seconds: Double) -> Double {
+  package func scheduleThroughput(shape: Configuration.Shape, duration: Duration) -> Double {
     let generator = ScenarioGenerator(spec: self, shape: shape)
     let runner = ScheduleScenarioRunner(
       spec: self, settings: ScheduleSettings(schedulesPerScenario: 100))
-    let started = MonotonicClock.now()
-    let deadline = started + Int64(seconds * 1e9)
+    let started = MonotonicInstant.now()
+    let deadline = Deadline.after(duration, from: started)
     var schedules = 0
     var index = 0
-    while MonotonicClock.now() < deadline {
+    while !deadline.hasPassed {
       let scenario = generator.scenario(seed: 0xBE7C, index: index)
       guard
         let result = try? runner.run(
@@ -27,7 +27,7 @@ extension Spec: ScheduleBenchmarkable {
       schedules += result.invocations
       index += 1
     }
-    return Double(schedules) / (Double(MonotonicClock.now() - started) / 1e9)
+    return started.elapsed.rate(of: schedules)
   }
 }
 
@@ -75,8 +75,8 @@ enum PrimitiveOverhead {
   }
 
   private static func time(_ iterations: Int, _ body: () -> Void) -> Double {
-    let started = MonotonicClock.now()
+    let started = MonotonicInstant.now()
     for _ in 0..<iterations { body() }
-    return Double(MonotonicClock.now() - started) / Double(iterations)
+    return started.elapsed.fractionalNanoseconds / Double(iterations)
   }
 }

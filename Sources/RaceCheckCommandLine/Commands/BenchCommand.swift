@@ -2,7 +2,7 @@ import RaceCheckEngine
 
 /// `racecheck bench`: measures the driver's benchmark plan and prints one figure per line.
 enum BenchCommand {
-  static let defaultSeconds = 1.0
+  static let defaultDuration: Duration = .seconds(1)
 
   static let spec = CommandSpec(
     name: "bench",
@@ -20,7 +20,7 @@ enum BenchCommand {
     options: [
       .value(
         "--seconds", "N",
-        "How long each throughput figure is measured (default: \(PlainNumber.text(defaultSeconds)))."
+        "How long each throughput figure is measured (default: \(PlainNumber.text(defaultDuration)))."
       ),
       .value(
         "--runs", "N",
@@ -62,7 +62,7 @@ enum BenchCommand {
       }
       return try CheckerBenchCommand.run(parsed, context)
     }
-    let seconds = try parsed.seconds("--seconds") ?? defaultSeconds
+    let duration = try parsed.duration("--seconds") ?? defaultDuration
     guard let plan = context.driver.benchmarks else { throw .noBenchmarkPlan }
     let results: [BenchmarkResult]
     let statusLine = context.statusLine(for: parsed)
@@ -70,7 +70,7 @@ enum BenchCommand {
     do {
       var measured = 0
       results = try Benchmarks.run(
-        plan, targets: context.driver.targets, seconds: seconds,
+        plan, targets: context.driver.targets, duration: duration,
         workerExecutable: context.driver.workerExecutable
       ) {
         result in

@@ -80,7 +80,7 @@ enum CheckCommand {
     }
     let initial = try initialState(parsed)
     let nilReads = try nilReadMeaning(parsed)
-    let timeout = try parsed.seconds("--timeout")
+    let timeout = try parsed.duration("--timeout")
     let interruption = Interruption.watch()
     defer { interruption.stop() }
     let statusLine = context.statusLine(for: parsed)
@@ -131,7 +131,7 @@ enum CheckCommand {
         PlainNumber.text((Double($0) / 1_048_576 * 10).rounded() / 10)
       }
       context.printError(
-        "\(statsPrefix) seconds \(PlainNumber.text(verdict.seconds)) peak-memory-megabytes \(megabytes ?? "unknown")"
+        "\(statsPrefix) seconds \(PlainNumber.text(verdict.elapsed.seconds)) peak-memory-megabytes \(megabytes ?? "unknown")"
       )
     }
     var status: ExitStatus
@@ -162,7 +162,7 @@ enum CheckCommand {
         name: "racecheck check",
         cases: [
           JUnitReport.TestCase(
-            name: path, className: "racecheck.check", seconds: verdict.seconds, outcome: outcome,
+            name: path, className: "racecheck.check", time: verdict.elapsed, outcome: outcome,
             output: verdict.verdict == .linearizable ? details : nil)
         ], timestamp: Date())
       status = status.afterWritingReportFile(

@@ -125,7 +125,7 @@ enum DemoCommand {
     let table = TextTable(widths: zip(widths, header).map { max($0, $1.count) })
     if !json { context.print(table.line(header)) }
 
-    let started = MonotonicClock.now()
+    let started = MonotonicInstant.now()
     var outcomes: [Outcome] = []
     let interruption = Interruption.watch()
     defer { interruption.stop() }
@@ -159,7 +159,7 @@ enum DemoCommand {
     }
 
     let agreed = outcomes.filter(\.agrees).count
-    let seconds = Double(MonotonicClock.now() - started) / 1e9
+    let elapsed = started.elapsed
     var status: ExitStatus = agreed == outcomes.count ? .success : .failureFound
     if let signal = interruption.signal {
       status = .interrupted(by: signal)
@@ -175,18 +175,18 @@ enum DemoCommand {
     }
     status = HTMLOption.write(parsed, status: status, context) {
       HTMLReport.page(
-        ofDemo: outcomes.map { htmlRow($0, programName: context.programName) }, seconds: seconds)
+        ofDemo: outcomes.map { htmlRow($0, programName: context.programName) }, elapsed: elapsed)
     }
     if json {
       let document = DemoJSON(
         rows: outcomes.map(jsonRow), agreed: agreed, total: outcomes.count,
-        seconds: JSONNumber(seconds), shard: OrNull(shard))
+        seconds: JSONNumber(seconds: elapsed), shard: OrNull(shard))
       return context.printJSON(document, status: status)
     }
     let noun = showsSeed ? "runs" : "targets"
     context.print("")
     context.print(
-      "\(agreed) of \(outcomes.count) \(noun) agree with the catalogue (\(CheckReport.formatSeconds(seconds)))"
+      "\(agreed) of \(outcomes.count) \(noun) agree with the catalogue (\(CheckReport.formatDuration(elapsed)))"
     )
     for outcome in outcomes where !outcome.agrees {
       context.print(
@@ -207,7 +207,7 @@ enum DemoCommand {
       report.specError != nil ? "spec error" : report.verdict.rawValue,
       report.failure?.diagnosis.pattern.rawValue ?? "—",
     ] + (showsSeed ? [Configuration.formatSeed(report.seed)] : []) + [
-      CheckReport.formatSeconds(report.seconds)
+      CheckReport.formatDuration(report.elapsed)
     ]
   }
 
@@ -238,7 +238,7 @@ enum DemoCommand {
       expectedDiagnosis: OrNull(outcome.expectation.diagnosis),
       diagnosis: OrNull(report.failure?.diagnosis.pattern),
       agrees: outcome.agrees,
-      seconds: JSONNumber(report.seconds),
+      seconds: JSONNumber(seconds: report.elapsed),
       seed: Configuration.formatSeed(report.seed),
       minimizedOperations: OrNull(report.failure?.scenario.allCalls.count),
       inconclusive: OrNull(report.inconclusiveReason?.description),

@@ -137,7 +137,7 @@ enum MergeCommand {
     }
     var text = [
       "\(agreed) of \(rows.count) runs agree with the catalogue (\(parts.count) shards, "
-        + "\(CheckReport.formatSeconds(seconds)) of checking in all)"
+        + "\(CheckReport.formatDuration(Duration(secondsOrZero: seconds))) of checking in all)"
     ]
     for row in rows where !row.agrees {
       text.append(
@@ -157,7 +157,7 @@ enum MergeCommand {
         }
       return JUnitReport.TestCase(
         name: "\(row.target) (seed \(row.seed))", className: "racecheck.demo",
-        seconds: row.seconds.value, outcome: outcome, output: nil)
+        time: Duration(secondsOrZero: row.seconds.value), outcome: outcome, output: nil)
     }
     return (
       agreed == rows.count ? .success : .failureFound, document, text,
@@ -229,7 +229,8 @@ enum MergeCommand {
     }
     let junitCase = JUnitReport.TestCase(
       name: "\(merged.target) (seed \(merged.seed))", className: "racecheck.run",
-      seconds: merged.seconds.value, outcome: outcome, output: status == .success ? text[0] : nil)
+      time: Duration(secondsOrZero: merged.seconds.value), outcome: outcome,
+      output: status == .success ? text[0] : nil)
     return (
       status, merged, text,
       JUnitReport(name: "racecheck run", cases: [junitCase], timestamp: Date())

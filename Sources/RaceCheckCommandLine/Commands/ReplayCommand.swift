@@ -109,6 +109,19 @@ enum ReplayCommand {
 
   /// The count line, then the diagnosis and scenario of a failing invocation, or what was tried when none failed.
   static func describe(_ report: ReplayReport, file: String) -> [String] {
+    sanitizerNote(report, file: file) + describeReplay(report, file: file)
+  }
+
+  /// A line saying that a file a `--sanitize=thread` build wrote is replayed without the sanitizer, which cannot see the races it reports.
+  static func sanitizerNote(_ report: ReplayReport, file: String) -> [String] {
+    guard report.repro.threadSanitizer == true, !SanitizerRaceLog.isActive else { return [] }
+    return [
+      "note: \(file) was written by a --sanitize=thread build; replay it with that build "
+        + "(swift build --sanitize=thread), or a race only the sanitizer saw will not show"
+    ]
+  }
+
+  private static func describeReplay(_ report: ReplayReport, file: String) -> [String] {
     // A death comes first, whatever the mode: its stacks are what the user needs.
     if let crash = report.crash {
       return [countLine(report, file: file)] + crashLines(report, crash)
@@ -145,7 +158,7 @@ enum ReplayCommand {
   private static func countLine(_ report: ReplayReport, file: String) -> String {
     let plural = report.invocations == 1 ? "" : "s"
     let rate = report.failureRate.map { " (a failure rate of \(CheckReport.percent($0)))" } ?? ""
-    let seconds = CheckReport.formatSeconds(report.seconds)
+    let seconds = CheckReport.formatDuration(report.elapsed)
     switch report.outcome {
     case .reproduced:
       // A race may show as a death on another run; the recorded kind says the two differ.

@@ -64,7 +64,7 @@ struct CheckJSON: Encodable {
     parts = verdict.parts.map {
       Part(
         key: OrNull($0.key), operations: $0.operations, verdict: $0.verdict.rawValue,
-        seconds: JSONNumber($0.seconds), witness: witness ? OrNull($0.witness) : nil,
+        seconds: JSONNumber(seconds: $0.elapsed), witness: witness ? OrNull($0.witness) : nil,
         witnessLines: witness ? OrNull($0.witness.map(lines)) : nil)
     }
     violation = OrNull(
@@ -90,6 +90,6 @@ struct CheckJSON: Encodable {
               returned: OrNull($0.returned), modelReturns: $0.modelReturns, fits: $0.fits)
           })
       })
-    seconds = JSONNumber(verdict.seconds)
+    seconds = JSONNumber(seconds: verdict.elapsed)
   }
 }

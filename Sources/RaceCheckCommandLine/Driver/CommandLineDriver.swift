@@ -10,7 +10,7 @@ import RaceCheckEngine
 /// CommandLineDriver.main(targets: [Target(cacheSpec, summary: "the locked cache", expectation: .pass)])
 /// ```
 ///
-/// The commands are `list`, `run`, `replay`, `demo`, `bench` and `help`; ``ExitStatus`` documents what each exit status means.
+/// The commands are `list`, `run`, `replay`, `demo`, `bench` and `help`; `ExitStatus` documents what each exit status means.
 public struct CommandLineDriver: Sendable {
   /// The targets the commands can name.
   public var targets: [Target]
@@ -37,7 +37,7 @@ public struct CommandLineDriver: Sendable {
     self.benchmarks = benchmarks
   }
 
-  /// Runs one command line (arguments without the program name) and returns its ``ExitStatus`` as a number.
+  /// Runs one command line (arguments without the program name) and returns its `ExitStatus` as a number.
   ///
   /// ```swift
   /// let status = CommandLineDriver(targets: targets).run(["run", "LockArray", "--seed", "0x2A"])

@@ -51,6 +51,13 @@ struct JSONNumber: Encodable {
   }
 }
 
+extension JSONNumber {
+  /// `time` as every JSON document racecheck writes a time: a number of seconds.
+  init(seconds time: Duration) {
+    self.init(time.seconds)
+  }
+}
+
 extension JSONNumber: Decodable {
   /// Reads `null` as NaN, which encodes as `null` again.
   init(from decoder: any Decoder) throws {
@@ -117,9 +124,9 @@ struct RunJSON: Codable {
     interruptedBy = OrNull(report.stoppingSignal.map(SignalName.name))
     scenarios = report.scenarios
     invocations = report.invocations
-    seconds = JSONNumber(report.seconds)
-    secondsToFind = OrNull(report.failure.map { JSONNumber($0.secondsToFind) })
-    secondsShrinking = OrNull(report.failure?.secondsShrinking.map(JSONNumber.init))
+    seconds = JSONNumber(seconds: report.elapsed)
+    secondsToFind = OrNull(report.failure.map { JSONNumber(seconds: $0.timeToFind) })
+    secondsShrinking = OrNull(report.failure?.timeToShrink.map { JSONNumber(seconds: $0) })
     failure = OrNull(report.failure.map(\.kind.rawValue))
     diagnosis = OrNull(report.failure?.diagnosis)
     scenario = OrNull(report.failure?.scenario)
@@ -173,7 +180,7 @@ struct ReplayJSON: Encodable {
       case .notReproduced, .inconclusive, .specError: .inconclusive
       }
     failureRate = report.failureRate.map(JSONNumber.init)
-    seconds = JSONNumber(report.seconds)
+    seconds = JSONNumber(seconds: report.elapsed)
     invocations = report.invocations
     failedInvocations = report.failures
     diagnosis = OrNull(report.diagnosis)

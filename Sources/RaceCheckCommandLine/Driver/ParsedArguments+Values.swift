@@ -31,7 +31,7 @@ extension ParsedArguments {
 
   /// A positive, finite duration given in seconds for `name`, or nil when the option was not given.
   func duration(_ name: String) throws(UsageError) -> Duration? {
-    try seconds(name).map { Duration.milliseconds(Int64(($0 * 1000).rounded(.up))) }
+    try seconds(name).map { Duration(secondsRoundedUpToMilliseconds: $0) }
   }
 
   /// The seed given for `name`, in decimal or `0x…` hexadecimal, or nil when the option was not given.

@@ -7,11 +7,11 @@ import Synchronization
 /// a terminal and neither `--json` nor `--quiet` was given, so scripts and logs never see it.
 final class StatusLine: Sendable {
   private let show: @Sendable (String?) -> Void
-  /// When the line was last drawn, in monotonic nanoseconds, and whether it is on screen.
-  private let drawn = Mutex<(at: Int64, showing: Bool)>((0, false))
+  /// When the line was last drawn, and whether it is on screen.
+  private let drawn = Mutex<(at: MonotonicInstant?, showing: Bool)>((nil, false))
 
   /// The least time between two updates: faster ones are dropped, as no one reads them.
-  static let interval: Int64 = 100_000_000
+  static let interval: Duration = .milliseconds(100)
 
   init(show: @escaping @Sendable (String?) -> Void) {
     self.show = show
@@ -19,9 +19,10 @@ final class StatusLine: Sendable {
 
   /// Shows `text` unless the line was drawn less than ``interval`` ago and the news can wait.
   func update(_ text: String, cannotWait: Bool = false) {
-    let now = MonotonicClock.now()
+    let now = MonotonicInstant.now()
     let due = drawn.withLock { drawn in
-      guard now - drawn.at >= Self.interval || !drawn.showing || cannotWait else { return false }
+      let recent = drawn.at.map { now - $0 < Self.interval } ?? false
+      guard !recent || !drawn.showing || cannotWait else { return false }
       drawn = (now, true)
       return true
     }
@@ -31,7 +32,7 @@ final class StatusLine: Sendable {
   /// Erases the line, so that what the command prints next starts on a clean one.
   func clear() {
     let showing = drawn.withLock { drawn in
-      defer { drawn = (0, false) }
+      defer { drawn = (nil, false) }
       return drawn.showing
     }
     if showing { show(nil) }

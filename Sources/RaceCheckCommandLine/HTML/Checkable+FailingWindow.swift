@@ -9,7 +9,7 @@ extension Checkable {
   func failingWindow(of history: History) -> [Int]? {
     let recorded = recordedHistory(history)
     guard BuiltInModels.names.contains(recorded.model) else { return nil }
-    let verdict = try? HistoryChecker(timeout: 5, partitions: false).check(recorded)
+    let verdict = try? HistoryChecker(timeout: .seconds(5), partitions: false).check(recorded)
     return verdict?.violation?.window
   }
 }

@@ -60,14 +60,14 @@ extension HTMLReport {
         .text(
           "found", "Found",
           "in scenario \(failure.scenarioIndex + 1) after \(report.invocations) "
-            + "\(run)\(report.invocations == 1 ? "" : "s"), \(CheckReport.formatSeconds(failure.secondsToFind))"
+            + "\(run)\(report.invocations == 1 ? "" : "s"), \(CheckReport.formatDuration(failure.timeToFind))"
         ))
       facts.append(
         .text(
           "minimized", "Minimized",
           "\(failure.original.size) operations shrunk to \(failure.scenario.size) in "
             + "\(failure.shrinkSteps) step\(failure.shrinkSteps == 1 ? "" : "s")"
-            + (failure.secondsShrinking.map { ", \(CheckReport.formatSeconds($0))" } ?? "")
+            + (failure.timeToShrink.map { ", \(CheckReport.formatDuration($0))" } ?? "")
             + failure.shrinkingNote
         ))
       facts.append(
@@ -81,7 +81,7 @@ extension HTMLReport {
     } else {
       facts.append(.text("search", "Explored", report.searchDescription))
     }
-    facts.append(.text("time", "Time", CheckReport.formatSeconds(report.seconds)))
+    facts.append(.text("time", "Time", CheckReport.formatDuration(report.elapsed)))
     if let command = report.replayCommand {
       facts.append(.wideCode("replay", "Replay", command))
     }

@@ -19,9 +19,9 @@ extension HTMLReport {
   ///
   /// - Parameters:
   ///   - rows: The rows, in the order they were checked.
-  ///   - seconds: The demo's wall-clock time.
+  ///   - elapsed: The demo's wall-clock time.
   /// - Returns: The page's HTML, a whole document.
-  static func page(ofDemo rows: [DemoRow], seconds: Double) -> String {
+  static func page(ofDemo rows: [DemoRow], elapsed: Duration) -> String {
     let agreed = rows.filter(\.agrees).count
     let tally = "\(agreed) of \(rows.count) rows agree with the catalogue"
     var page = HTMLPage(title: "racecheck demo: \(tally)")
@@ -31,7 +31,7 @@ extension HTMLReport {
         [
           .text("rows", "Rows", String(rows.count)),
           .text("agreed", "Agree", String(agreed)),
-          .text("time", "Time", CheckReport.formatSeconds(seconds)),
+          .text("time", "Time", CheckReport.formatDuration(elapsed)),
         ]))
     var table =
       "<table class=\"demo-rows\"><thead><tr><th>target</th><th>expected</th><th>found</th>"
@@ -47,7 +47,7 @@ extension HTMLReport {
         + "<td>\(HTMLText.escaped(row.expected))</td><td>\(found)</td>"
         + "<td>\(report.failure.map { "<code>\($0.diagnosis.pattern.rawValue)</code>" } ?? "—")</td>"
         + "<td><code>\(Configuration.formatSeed(report.seed))</code></td>"
-        + "<td>\(CheckReport.formatSeconds(report.seconds))</td>"
+        + "<td>\(CheckReport.formatDuration(report.elapsed))</td>"
         + "<td>\(row.agrees ? "yes" : "no")</td></tr>"
     }
     table += "</tbody></table>"

@@ -33,7 +33,8 @@ extension HTMLReport {
       facts.append(.code("key", "Failing key", Value.quoted(key)))
     }
     facts.append(
-      .text("time", "Time", "\(PlainNumber.text((verdict.seconds * 1000).rounded() / 1000)) s"))
+      .text(
+        "time", "Time", "\(PlainNumber.text((verdict.elapsed.seconds * 1000).rounded() / 1000)) s"))
     let state =
       switch verdict.verdict {
       case .linearizable: "pass"

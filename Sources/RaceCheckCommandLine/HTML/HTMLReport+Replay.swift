@@ -34,7 +34,7 @@ extension HTMLReport {
     if let divergence = report.divergence {
       facts.append(.text("divergence", "Left the schedule", divergence))
     }
-    facts.append(.text("time", "Time", CheckReport.formatSeconds(report.seconds)))
+    facts.append(.text("time", "Time", CheckReport.formatDuration(report.elapsed)))
     let verdict: String
     switch report.outcome {
     case .reproduced: verdict = "fail"

@@ -5,7 +5,7 @@ extension JUnitReport.TestCase {
   init(_ report: CheckReport, name: String, className: String) {
     self.name = name
     self.className = className
-    seconds = report.seconds
+    time = report.elapsed
     switch report.outcome {
     case .passed:
       outcome = .passed

@@ -25,7 +25,7 @@ struct JUnitReport {
     /// The group CI systems list the case under, such as `racecheck.demo`.
     var className: String
     /// How long the case took.
-    var seconds: Double
+    var time: Duration
     var outcome: Outcome
     /// What the case printed, kept in `system-out`.
     var output: String?
@@ -41,10 +41,10 @@ struct JUnitReport {
   var xml: String {
     let failures = cases.filter { if case .failed = $0.outcome { true } else { false } }.count
     let errors = cases.filter { if case .error = $0.outcome { true } else { false } }.count
-    let seconds = cases.reduce(0) { $0 + $1.seconds }
+    let time = cases.reduce(Duration.zero) { $0 + $1.time }
     let counts =
       "tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"\(errors)\" "
-      + "time=\"\(Self.format(seconds))\""
+      + "time=\"\(Self.format(time))\""
     var lines = [
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
       "<testsuites name=\"\(Self.escape(name))\" \(counts)>",
@@ -54,7 +54,7 @@ struct JUnitReport {
     for testCase in cases {
       lines.append(
         "    <testcase name=\"\(Self.escape(testCase.name))\" "
-          + "classname=\"\(Self.escape(testCase.className))\" time=\"\(Self.format(testCase.seconds))\">"
+          + "classname=\"\(Self.escape(testCase.className))\" time=\"\(Self.format(testCase.time))\">"
       )
       switch testCase.outcome {
       case .passed:
@@ -78,9 +78,9 @@ struct JUnitReport {
       + "\(Self.escape(details))</\(name)>"
   }
 
-  /// Seconds with millisecond precision, as JUnit's `time` attributes take them.
-  static func format(_ seconds: Double) -> String {
-    String(format: "%.3f", seconds.isFinite ? max(0, seconds) : 0)
+  /// `time` in seconds with millisecond precision, as JUnit's `time` attributes take them.
+  static func format(_ time: Duration) -> String {
+    String(format: "%.3f", max(0, time.seconds))
   }
 
   /// `text` as XML character data or an attribute value: markup escaped as in HTML, and the

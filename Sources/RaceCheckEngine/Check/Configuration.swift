@@ -4,7 +4,7 @@
 /// 30 scenarios of 500 overlapping invocations each, is measured to find every bug of
 /// the catalogue on seeds 1 to 10 and keeps a check of a correct type to seconds on two
 /// cores; a pass says whether a larger budget would likely explore more
-/// (``SearchSummary/chanceOfNewResults``).
+/// (`SearchSummary.chanceOfNewResults`).
 ///
 /// ```swift
 /// check(spec, configuration: Configuration(seed: 0x5EED, scenarios: 20))
@@ -231,17 +231,5 @@ extension String {
       let last = lastIndex(where: { !isSpace($0) })
     else { return "" }
     return self[first...last]
-  }
-}
-
-extension Duration {
-  /// The duration in seconds, as reports and files write it.
-  var seconds: Double {
-    Double(components.seconds) + Double(components.attoseconds) / 1e18
-  }
-
-  /// The duration in nanoseconds, for deadlines on the monotonic clock.
-  var nanoseconds: Int64 {
-    components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
   }
 }

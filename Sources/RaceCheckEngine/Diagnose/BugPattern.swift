@@ -18,6 +18,8 @@ public enum BugPattern: String, Hashable, Sendable, Codable, CaseIterable {
   case syncOnCurrentQueue = "sync-on-current-queue"
   /// A data race, when only results and crashes are seen.
   case dataRace = "data-race"
+  /// A write's effect lost to a concurrent write, when only results are seen: unsynchronized writes or a read-modify-write of atomic parts.
+  case lostUpdate = "lost-update"
   /// Shared state accessed with no synchronization at all.
   case unsynchronizedAccess = "unsynchronized-access"
   /// Writes on a concurrent queue without a barrier run alongside reads and writes.
@@ -51,7 +53,7 @@ extension BugPattern {
   var specificity: Int {
     switch self {
     case .unclassified: 0
-    case .dataRace: 1
+    case .dataRace, .lostUpdate: 1
     default: 2
     }
   }

@@ -36,6 +36,7 @@ enum Diagnoser {
       spec.mapsToVocabulary(history.entries.map(\.call)),
       let diagnosis = EscapedLiveStorage.diagnose(
         history, escapedReads: escapedReads, initial: initial)
+        ?? LostUpdate.diagnose(history, initial: initial)
         ?? UnorderedWrite.diagnose(history, initial: initial)
     {
       return diagnosis

@@ -121,7 +121,7 @@ enum NonAtomicCompoundUpdate {
   /// The update that overlapped `first`, one with its first argument (the same key) where there is one.
   ///
   /// Only updates that overlapped another are tried as lost or stale, so there is one.
-  private static func rival(
+  static func rival(
     of first: History.Entry, in entries: [History.Entry], isUpdate: (History.Entry) -> Bool
   ) -> History.Entry {
     let overlapping = entries.filter { $0 != first && isUpdate($0) && overlap(first, $0) }
@@ -130,7 +130,7 @@ enum NonAtomicCompoundUpdate {
   }
 
   /// The compound updates of `entries` that overlapped another update: only those can have lost their effect to it.
-  private static func racingUpdates(
+  static func racingUpdates(
     in entries: [History.Entry], isCompound: (History.Entry) -> Bool,
     isUpdate: (History.Entry) -> Bool
   ) -> [Int] {
@@ -143,7 +143,7 @@ enum NonAtomicCompoundUpdate {
   }
 
   /// The fewest of `racing` whose effects, dropped, make the history linearizable, with the witness order.
-  private static func lostUpdates<State: Hashable>(
+  static func lostUpdates<State: Hashable>(
     _ history: History, racing: [Int], initial: State,
     step: @escaping (inout State, History.Entry) -> Value?
   ) -> (lost: [Int], order: [Int])? {

@@ -14,7 +14,7 @@
 final class IsolatedRunner: ScenarioRunning {
   private let command: WorkerCommand
   private let job: WorkerJob
-  private let hangTimeout: Double
+  private let hangTimeout: Duration
   private let interruption: Interruption?
   private var worker: WorkerProcess?
   /// Names the stacks of every child that dies: one llvm-symbolizer kept for the whole check.
@@ -32,7 +32,7 @@ final class IsolatedRunner: ScenarioRunning {
     self.command = command
     job = WorkerJob(
       target: target, configuration: configuration, callSite: command.callSite, parent: getpid())
-    hangTimeout = configuration.hangTimeout.seconds
+    hangTimeout = configuration.hangTimeout
     self.interruption = interruption
   }
 

@@ -40,18 +40,15 @@ package final class ReportPipe: @unchecked Sendable {
   package func read(
     timeout: Duration, until isEnough: ([UInt8]) -> Bool = { _ in false }
   ) throws(SystemCallError) -> (bytes: [UInt8], reachedEnd: Bool) {
-    let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: timeout)
+    let deadline = Deadline.after(timeout)
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65_536)
     while true {
-      let remaining = clock.now.duration(to: deadline)
+      let remaining = deadline.timeLeft ?? .zero
       if remaining <= .zero { return (bytes, false) }
-      let milliseconds =
-        remaining.components.seconds * 1000
-        + remaining.components.attoseconds / 1_000_000_000_000_000 + 1
       var request = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-      let ready = Glibc.poll(&request, 1, Int32(clamping: milliseconds))
+      // poll(2) takes whole milliseconds.
+      let ready = Glibc.poll(&request, 1, remaining.wholeMillisecondsRoundedUp)
       if ready < 0 {
         guard errno == EINTR else { throw .fromErrno("poll") }
         continue

@@ -63,7 +63,7 @@ package enum ToolProcess {
     _ executable: String, arguments: [String] = [], input: [UInt8], timeout: Duration,
     removing hiddenVariables: Set<String> = []
   ) throws(Failure) -> Result {
-    let deadline = MonotonicClock.now() + nanoseconds(timeout)
+    let deadline = Deadline.after(timeout)
 
     var ends: [Int32] = [-1, -1]
     let socketType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
@@ -83,12 +83,12 @@ package enum ToolProcess {
     }
     if output.timedOut {
       kill(pid, SIGKILL)
-      _ = reap(pid, deadline: nil)
+      _ = reap(pid, deadline: .distantFuture)
       return Result(output: output.bytes, termination: .timedOut)
     }
     guard let status = reap(pid, deadline: deadline) else {
       kill(pid, SIGKILL)
-      _ = reap(pid, deadline: nil)
+      _ = reap(pid, deadline: .distantFuture)
       return Result(output: output.bytes, termination: .timedOut)
     }
     return Result(output: output.bytes, termination: status)
@@ -139,7 +139,7 @@ package enum ToolProcess {
   /// writing once `input` is written: a tool that runs to completion needs its end of input,
   /// a conversation's tool must wait for the next question.
   fileprivate static func exchange(
-    over socket: Int32, input: [UInt8], deadline: Int64, endsInput: Bool,
+    over socket: Int32, input: [UInt8], deadline: Deadline, endsInput: Bool,
     isComplete: ([UInt8]) -> Bool
   ) -> (bytes: [UInt8], timedOut: Bool) {
     var output: [UInt8] = []
@@ -152,11 +152,12 @@ package enum ToolProcess {
     var buffer = [UInt8](repeating: 0, count: 64 * 1024)
     while true {
       if !writing, isComplete(output) { return (output, false) }
-      let remaining = deadline - MonotonicClock.now()
-      guard remaining > 0 else { return (output, true) }
+      let remaining = deadline.timeLeft
+      if let remaining, remaining <= .zero { return (output, true) }
       var descriptor = pollfd(
         fd: socket, events: Int16(POLLIN) | (writing ? Int16(POLLOUT) : 0), revents: 0)
-      let ready = poll(&descriptor, 1, Int32(clamping: (remaining + 999_999) / 1_000_000))
+      // poll(2) takes whole milliseconds, -1 for no limit.
+      let ready = poll(&descriptor, 1, remaining?.wholeMillisecondsRoundedUp ?? -1)
       if ready < 0 && errno != EINTR { return (output, false) }
       guard ready > 0 else { continue }
 
@@ -182,15 +183,15 @@ package enum ToolProcess {
     }
   }
 
-  /// Waits for the tool to end, up to `deadline` (forever when nil); nil if it is still running then.
-  fileprivate static func reap(_ pid: pid_t, deadline: Int64?) -> Termination? {
+  /// Waits for the tool to end, up to `deadline`; nil if it is still running then.
+  fileprivate static func reap(_ pid: pid_t, deadline: Deadline) -> Termination? {
     var status: Int32 = 0
     var pause: UInt32 = 50  // microseconds; the tool has closed its output, so it is about to exit.
     while true {
-      let result = waitpid(pid, &status, deadline == nil ? 0 : WNOHANG)
+      let result = waitpid(pid, &status, deadline.isDistantFuture ? 0 : WNOHANG)
       if result == pid { break }
       if result < 0 && errno != EINTR { return .exited(-1) }
-      if let deadline, MonotonicClock.now() >= deadline { return nil }
+      if deadline.hasPassed { return nil }
       if result == 0 {
         usleep(pause)
         pause = min(pause * 2, 10_000)
@@ -199,12 +200,6 @@ package enum ToolProcess {
     // The <sys/wait.h> macros do not import into Swift: the low 7 bits are the signal, the next byte the code.
     let signal = status & 0x7f
     return signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
-  }
-
-  /// `duration` in whole nanoseconds, the unit of ``MonotonicClock``.
-  fileprivate static func nanoseconds(_ duration: Duration) -> Int64 {
-    let (seconds, attoseconds) = duration.components
-    return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
   }
 }
 
@@ -251,7 +246,7 @@ extension ToolProcess {
       let expected = lines.count
       let input = Array(lines.map { $0.hasSuffix("\n") ? $0 : $0 + "\n" }.joined().utf8)
       let output = exchange(
-        over: socket, input: input, deadline: MonotonicClock.now() + nanoseconds(timeout),
+        over: socket, input: input, deadline: .after(timeout),
         endsInput: false
       ) { bytes in bytes.count { $0 == UInt8(ascii: "\n") } >= expected }
       let answers = output.bytes.split(
@@ -269,9 +264,9 @@ extension ToolProcess {
       guard !isOver else { return }
       isOver = true
       shutdown(socket, Int32(SHUT_WR))
-      if ToolProcess.reap(pid, deadline: MonotonicClock.now() + 100_000_000) == nil {
+      if ToolProcess.reap(pid, deadline: .after(.milliseconds(100))) == nil {
         kill(pid, SIGKILL)
-        _ = ToolProcess.reap(pid, deadline: nil)
+        _ = ToolProcess.reap(pid, deadline: .distantFuture)
       }
     }
   }

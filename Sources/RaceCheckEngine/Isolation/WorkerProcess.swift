@@ -75,7 +75,7 @@ final class WorkerProcess {
   }
 
   /// Sends `request` and watches the child until it answers, dies, hangs, or the check is interrupted.
-  func serve(_ request: RunRequest, hangTimeout: Double, interruption: Interruption?) -> Answer {
+  func serve(_ request: RunRequest, hangTimeout: Duration, interruption: Interruption?) -> Answer {
     var line = (try? JSONEncoder().encode(request)) ?? Data()
     line.append(UInt8(ascii: "\n"))
     let sent = line.withUnsafeBytes { bytes in
@@ -91,7 +91,7 @@ final class WorkerProcess {
     var errorBytes: [UInt8] = []
     var stray: [UInt8] = []
     var progress = recorder.snapshot()
-    var lastProgress = MonotonicClock.now()
+    var lastProgress = MonotonicInstant.now()
     var hung = false
     var termination: ChildProcess.Termination?
     while sent {
@@ -118,8 +118,8 @@ final class WorkerProcess {
       let now = recorder.snapshot()
       if now.scenario != progress.scenario || now.invocation != progress.invocation {
         progress = now
-        lastProgress = MonotonicClock.now()
-      } else if Double(MonotonicClock.now() - lastProgress) / 1e9 > hangTimeout {
+        lastProgress = MonotonicInstant.now()
+      } else if lastProgress.elapsed > hangTimeout {
         hung = true
         _ = try? CrashCapture.requestStacks(fromProcess: child.id)
         break

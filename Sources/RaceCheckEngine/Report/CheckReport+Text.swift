@@ -15,7 +15,7 @@ extension CheckReport: CustomStringConvertible {
     switch outcome {
     case .passed:
       return "racecheck: \(target) passed: \(searchDescription), no failure "
-        + "(seed \(Configuration.formatSeed(seed)), \(Self.formatSeconds(seconds)))"
+        + "(seed \(Configuration.formatSeed(seed)), \(Self.formatDuration(elapsed)))"
     case .inconclusive(let reason):
       var lines = [
         "racecheck: \(target) is inconclusive: \(reason).",
@@ -23,7 +23,7 @@ extension CheckReport: CustomStringConvertible {
           + (reason.cutTheSearchShort
             ? "the search was cut short" : "it rests on synchronization the scheduler did not see")
           + ", so this is not a pass.",
-        "Seed: \(Configuration.formatSeed(seed)) (\(Self.formatSeconds(seconds))).",
+        "Seed: \(Configuration.formatSeed(seed)) (\(Self.formatDuration(elapsed))).",
       ]
       if let replayCommand { lines.append("Run it again: \(replayCommand)") }
       return lines.joined(separator: "\n")
@@ -133,7 +133,9 @@ extension CheckReport: CustomStringConvertible {
 
   func replayLines(_ failure: FailureReport) -> [String] {
     var lines: [String] = []
-    if let replayCommand { lines.append("Replay: \(replayCommand)") }
+    // A race only Thread Sanitizer saw shows again only in a build with it.
+    let sanitized = SanitizerRaceLog.isActive ? "  (in this --sanitize=thread build)" : ""
+    if let replayCommand { lines.append("Replay: \(replayCommand)\(sanitized)") }
     switch failure.repro {
     case .written(let path):
       let hint = configuration.origin?.replayHint(forReproAt: path).map { "  (\($0))" } ?? ""
@@ -211,14 +213,17 @@ extension CheckReport: CustomStringConvertible {
   ///   - run: What the search counts: `invocation`, or `schedule` in schedule mode.
   /// - Returns: The clause after the seed on a failure report's `Seed:` line.
   func timing(of failure: FailureReport, counting run: String) -> String {
-    let shrinking = failure.secondsShrinking.map { "shrinking took \(Self.formatSeconds($0))" }
+    let shrinking = failure.timeToShrink.map { "shrinking took \(Self.formatDuration($0))" }
     return "found in scenario \(failure.scenarioIndex + 1) after \(invocations) \(run)"
-      + "\(invocations == 1 ? "" : "s") in \(Self.formatSeconds(failure.secondsToFind)); "
-      + "\(shrinking ?? "not shrunk"); \(Self.formatSeconds(seconds)) in all"
+      + "\(invocations == 1 ? "" : "s") in \(Self.formatDuration(failure.timeToFind)); "
+      + "\(shrinking ?? "not shrunk"); \(Self.formatDuration(elapsed)) in all"
   }
 
-  package static func formatSeconds(_ seconds: Double) -> String {
-    seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : "\(Double(Int(seconds * 100)) / 100) s"
+  /// `duration` as reports print it: `212 ms` under a second, else `1.25 s`, truncated to hundredths.
+  package static func formatDuration(_ duration: Duration) -> String {
+    let seconds = duration.seconds
+    return seconds < 1
+      ? "\(Int(duration.milliseconds.rounded())) ms" : "\(Double(Int(seconds * 100)) / 100) s"
   }
 }
 

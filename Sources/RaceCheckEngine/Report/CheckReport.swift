@@ -10,8 +10,13 @@ public struct CheckReport: Sendable, Codable {
   public var configuration: Configuration
   /// What the search explored before it stopped.
   package var search: SearchSummary
-  /// Wall-clock seconds of the whole check: the search, and for a failure its shrinking, recount and diagnosis.
-  public var seconds: Double
+  /// How long the whole check took: the search, and for a failure its shrinking, recount and diagnosis.
+  ///
+  /// ```swift
+  /// let report = check(spec)
+  /// print(report.elapsed)  // 1.25 seconds
+  /// ```
+  public var elapsed: Duration
   /// How the check ended.
   package var outcome: CheckOutcome
   /// The signal that stopped the check after it had found its failure, if one did: the failure is then shrunk only as far as it got.
@@ -28,7 +33,7 @@ public struct CheckReport: Sendable, Codable {
     self.seed = seed
     self.configuration = configuration
     self.search = SearchSummary(plannedScenarios: configuration.scenarios)
-    self.seconds = 0
+    self.elapsed = .zero
     self.outcome = outcome
   }
 
@@ -101,13 +106,17 @@ public struct FailureReport: Sendable, Codable {
   package var evidence: Evidence
   /// The named bug.
   public var diagnosis: Diagnosis
-  /// Seconds from the start of the check until the first failing invocation, before shrinking.
-  public var secondsToFind: Double
-  /// Seconds spent shrinking the failure, measuring its rate first included; nil when it was not shrunk.
+  /// The time from the start of the check until the first failing invocation, before shrinking.
   ///
-  /// Seconds, as ``secondsToFind`` and ``CheckReport/seconds`` are, so that the report's
-  /// JSON shape stays one of plain numbers.
-  public var secondsShrinking: Double?
+  /// ```swift
+  /// if case .failed(let failure) = report.outcome { print(failure.timeToFind) }
+  /// ```
+  public var timeToFind: Duration
+  /// The time spent shrinking the failure, measuring its rate first included; nil when it was not shrunk.
+  ///
+  /// `--json` writes it, as ``timeToFind`` and ``CheckReport/elapsed``, in seconds:
+  /// `secondsShrinking`, `secondsToFind` and `seconds`.
+  public var timeToShrink: Duration?
   /// The scenario that failed first, before shrinking.
   package var original: Scenario
   /// The index of that scenario in the run.

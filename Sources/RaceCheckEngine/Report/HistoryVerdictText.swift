@@ -30,7 +30,7 @@ package struct HistoryVerdictText {
       keyed
       ? ", \(verdict.parts.count) key\(verdict.parts.count == 1 ? "" : "s") checked apart" : ""
     let summary =
-      "\(history.operations.count) operations (\(operations) searched\(partsText)), \(PlainNumber.text(seconds(verdict.seconds))) s"
+      "\(history.operations.count) operations (\(operations) searched\(partsText)), \(PlainNumber.text(milliseconds(verdict.elapsed))) s"
     switch verdict.verdict {
     case .linearizable:
       let verdictLine = "\(file): linearizable under the \(history.model) model; \(summary)."
@@ -135,7 +135,8 @@ package struct HistoryVerdictText {
     return lines
   }
 
-  private func seconds(_ value: Double) -> Double {
-    (value * 1000).rounded() / 1000
+  /// `duration` in seconds, rounded to the millisecond.
+  private func milliseconds(_ duration: Duration) -> Double {
+    (duration.seconds * 1000).rounded() / 1000
   }
 }

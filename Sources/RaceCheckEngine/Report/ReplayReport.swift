@@ -14,8 +14,13 @@ package struct ReplayReport: Sendable {
   package var failures: Int
   /// The time budget of a stress replay.
   package var timeLimit: Duration
-  /// Wall-clock seconds the replay took.
-  package var seconds: Double
+  /// How long the replay took.
+  ///
+  /// ```swift
+  /// let replay = try spec.replay(repro)
+  /// print("\(replay.failures) of \(replay.invocations) failed in \(replay.elapsed)")
+  /// ```
+  package var elapsed: Duration
   /// The evidence of the first failing invocation, when one failed.
   package var evidence: Evidence?
   /// The diagnosis of that failure.

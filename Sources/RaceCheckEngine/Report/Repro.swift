@@ -30,6 +30,8 @@ package struct Repro: Hashable, Sendable, Codable {
   ///
   /// `racecheck replay` runs it exactly, and says where the code under test left it.
   package var schedule: [Int]?
+  /// True when a `--sanitize=thread` build found the failure; a build without the sanitizer does not see the races it reports.
+  package var threadSanitizer: Bool?
 
   /// Creates a repro.
   package init(
@@ -46,6 +48,7 @@ package struct Repro: Hashable, Sendable, Codable {
     self.diagnosis = diagnosis
     self.failure = failure
     operations = history.map(HistoryFile.operations)
+    threadSanitizer = SanitizerRaceLog.isActive ? true : nil
   }
 
   /// Creates a repro whose history names its model, which makes the file a history file too.
@@ -96,10 +99,14 @@ package struct Repro: Hashable, Sendable, Codable {
   /// command line, `LockArray-0x…-3.schedule.program-racecheck.json` from a schedule run of
   /// the same seed (its scenarios are other ones), `LockArray-0x…-3.stress.test-lockArrayInserts-5E2C0A91.json`
   /// from a test, whose hexadecimal tag is a hash of its identifier (two tests of one name in
-  /// two suites differ), and `LockArray-0x…-3.stress.json` from a check of no origin.
+  /// two suites differ), and `LockArray-0x…-3.stress.json` from a check of no origin. A
+  /// `--sanitize=thread` build adds `.tsan` after the mode (`LockArray-0x…-3.stress.tsan.program-racecheck.json`):
+  /// the same seed finds other failures there, and its file replays only in such a build.
   var fileName: String {
+    let sanitizer = threadSanitizer == true ? ".tsan" : ""
     let stem =
       Self.fileNamePart(target) + "-" + seed + "-" + String(scenarioIndex) + "." + modeName
+      + sanitizer
     switch configuration.origin {
     case .program(let name):
       return stem + ".program-" + Self.fileNamePart(name) + ".json"

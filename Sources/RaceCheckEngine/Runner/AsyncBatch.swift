@@ -73,7 +73,7 @@ struct AsyncBatch<Subject> {
           before(offset)
           probe?.begins(call: firstIndex + offset)
           if let gated { await gated.enter(call.call.name) }
-          recorded.callTimes[offset] = MonotonicClock.now()
+          recorded.callTimes[offset] = MonotonicInstant.now().nanoseconds
           do {
             defer { gated?.leave(call.call.name) }
             recorded.results[offset] = try await call.call.run(subject.value, call.arguments)
@@ -81,7 +81,7 @@ struct AsyncBatch<Subject> {
             recorded.thrown = (offset, error)
             return .null
           }
-          recorded.returnTimes[offset] = MonotonicClock.now()
+          recorded.returnTimes[offset] = MonotonicInstant.now().nanoseconds
           recorded.finished.store(offset + 1, ordering: .releasing)
           after(offset)
         }

@@ -1,6 +1,8 @@
 /// What one invocation of a scenario recorded: each call's interval and result, in history order.
 struct InvocationRecord {
+  /// Each call's start as the history stores it: an integer, ``MonotonicInstant/nanoseconds``.
   var callTimes: [Int64]
+  /// Each call's return, as ``callTimes``.
   var returnTimes: [Int64]
   var results: [Value]
 

@@ -89,7 +89,7 @@ private final class HandOff: @unchecked Sendable {
 
   /// The result, or nil when the work did not start within `deadline` (after which it never will).
   func wait(startingWithin deadline: Duration) -> Result<RunResult, RunError>? {
-    if started.wait(timeout: .now() + .nanoseconds(Int(max(deadline.nanoseconds, 1)))) == .timedOut
+    if started.wait(timeout: .now() + max(deadline, .nanoseconds(1)).dispatchInterval) == .timedOut
     {
       let abandoned = lock.withLock {
         guard state == .waiting else { return false }

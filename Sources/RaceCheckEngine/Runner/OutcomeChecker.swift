@@ -45,8 +45,8 @@ final class OutcomeChecker<Model: Hashable & Sendable> {
     self.columnRanges = columnRanges
   }
 
-  /// Decides `record`; past `deadline`, a monotonic time in nanoseconds, a search gives up undecided.
-  func check(_ record: InvocationRecord, deadline: Int64? = nil) -> Verdict {
+  /// Decides `record`; past `deadline` a search gives up undecided.
+  func check(_ record: InvocationRecord, deadline: Deadline = .distantFuture) -> Verdict {
     // One lookup of the results per invocation, which runs for every invocation of a scenario.
     check(record, seen: &byResults[record.results, default: SeenResults()], deadline: deadline)
   }
@@ -57,7 +57,7 @@ final class OutcomeChecker<Model: Hashable & Sendable> {
   }
 
   /// Decides `record`, whose results were seen as `seen` so far, and counts it.
-  private func check(_ record: InvocationRecord, seen: inout SeenResults, deadline: Int64?)
+  private func check(_ record: InvocationRecord, seen: inout SeenResults, deadline: Deadline)
     -> Verdict
   {
     let verdict = decide(record, witnesses: &seen.witnesses, deadline: deadline)
@@ -73,7 +73,7 @@ final class OutcomeChecker<Model: Hashable & Sendable> {
   }
 
   /// Decides `record` from the witnesses of its results and the failures seen, or by a search.
-  private func decide(_ record: InvocationRecord, witnesses: inout [[Int]], deadline: Int64?)
+  private func decide(_ record: InvocationRecord, witnesses: inout [[Int]], deadline: Deadline)
     -> Verdict
   {
     if witnesses.contains(where: { Self.respectsRealTime($0, record) }) { return .linearizable }

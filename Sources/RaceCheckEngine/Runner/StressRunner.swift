@@ -135,14 +135,14 @@ package final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecke
   ///   - scenario: The scenario, its calls bound to the subject and the model.
   ///   - invocations: The invocations in which the threads overlapped to reach.
   ///   - stopAtFirstFailure: Return as soon as one invocation fails.
-  ///   - deadline: A monotonic time in nanoseconds after which no new invocation starts.
+  ///   - deadline: When no new invocation may start any more.
   ///   - seed: The seed of the random pauses between calls.
   ///   - shouldStop: Asked every 64 invocations whether the check was interrupted.
   /// - Returns: What the invocations found.
   /// - Throws: The error of an operation that threw: the spec is broken.
   package func run(
     _ scenario: PreparedScenario<Subject, Model>, invocations: Int, stopAtFirstFailure: Bool = true,
-    deadline: Int64? = nil, seed: UInt64 = 0, shouldStop: () -> Bool = { false }
+    deadline: Deadline = .distantFuture, seed: UInt64 = 0, shouldStop: () -> Bool = { false }
   ) throws(OperationError) -> Result {
     precondition(scenario.columns.count <= threads, "the scenario has more threads than the runner")
     let calls = scenario.scenario.size
@@ -193,7 +193,7 @@ package final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecke
         result.capped = true
         break
       }
-      if let deadline, result.invocations > 0, MonotonicClock.now() > deadline { break }
+      if result.invocations > 0, deadline.hasPassed { break }
       if result.invocations & 0x3F == 0x3F, shouldStop() { break }
       result.invocations += 1
       observer?.invocationStarts(scenario: sequence, invocation: result.invocations - 1)
@@ -366,7 +366,7 @@ package final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecke
       if races != nil { rc_sanitizer_call_ends() }
       observer?.operationEnds(thread: 0)
     }
-    record.callTimes[index] = MonotonicClock.now()
+    record.callTimes[index] = MonotonicInstant.now().nanoseconds
     do {
       record.results[index] = try call.perform(subject, call.arguments)
     } catch {
@@ -374,7 +374,7 @@ package final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecke
         call: scenario.scenario.allCalls[index], error: error,
         history: record.history(of: scenario.scenario, completed: index))
     }
-    record.returnTimes[index] = MonotonicClock.now()
+    record.returnTimes[index] = MonotonicInstant.now().nanoseconds
   }
 
   /// Starts the other threads on the current invocation, all at the same moment.
@@ -421,7 +421,7 @@ package final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecke
       if pausing { spin(pauses.next()) }
       observer?.operationStarts(thread: thread, index: index)
       if races != nil { rc_sanitizer_call_begins(Int32(thread), Int64(index)) }
-      slot.record.callTimes[index] = MonotonicClock.now()
+      slot.record.callTimes[index] = MonotonicInstant.now().nanoseconds
       do {
         slot.record.results[index] = try call.perform(subject, call.arguments)
       } catch {
@@ -431,7 +431,7 @@ package final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecke
         return
       }
       if races != nil { rc_sanitizer_call_ends() }
-      slot.record.returnTimes[index] = MonotonicClock.now()
+      slot.record.returnTimes[index] = MonotonicInstant.now().nanoseconds
       observer?.operationEnds(thread: thread)
       index += 1
     }

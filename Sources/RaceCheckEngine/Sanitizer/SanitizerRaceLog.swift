@@ -11,9 +11,9 @@ import CRaceCheckInterposer
 /// Only a `--sanitize=thread` build makes reports; elsewhere ``isActive`` is false and no
 /// runner makes a log. Creating one arms the interposer: from then until it is released,
 /// reports go to the log instead of being printed.
-final class SanitizerRaceLog {
+package final class SanitizerRaceLog {
   /// Whether this build has Thread Sanitizer.
-  static let isActive = rc_sanitizer_is_active()
+  package static let isActive = rc_sanitizer_is_active()
 
   private let log: UnsafeMutablePointer<rc_race_log>
   /// The reports already handed out.
@@ -51,9 +51,9 @@ final class SanitizerRaceLog {
   /// Waits up to `limit` for the pending async blocks; false when some still had not run.
   @discardableResult
   func waitForPendingBlocks(upTo limit: Duration) -> Bool {
-    let deadline = MonotonicClock.now() + limit.nanoseconds
+    let deadline = Deadline.after(limit)
     while rc_sanitizer_pending_blocks() > 0 {
-      if MonotonicClock.now() > deadline { return false }
+      if deadline.hasPassed { return false }
       sched_yield()
     }
     return true

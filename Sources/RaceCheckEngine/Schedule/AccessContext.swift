@@ -24,8 +24,11 @@ struct AccessContext: Hashable, Sendable {
   /// The queues its call had left by `sync` before the access, innermost last; nil when unknown.
   var queuesLeft: [UInt]? = []
 
-  /// Whether nothing guarded the access when it happened.
-  var isUnsynchronized: Bool { blocks.isEmpty && locksHeld == 0 }
+  /// Whether nothing that excludes other threads guarded the access when it happened.
+  ///
+  /// A block of a global queue guards nothing: GCD runs them at once, and runs a block
+  /// flagged barrier there as an ordinary one.
+  var isUnsynchronized: Bool { locksHeld == 0 && blocks.allSatisfy(\.isGlobal) }
 
   /// Whether its call is known to have synchronized in no way at all before the access.
   var neverSynchronized: Bool {
@@ -41,7 +44,8 @@ struct AccessContext: Hashable, Sendable {
       let barrier =
         block.flaggedBarrier
         ? (block.isBarrier ? "a barrier block" : "a block flagged barrier") : "a block"
-      return "in \(barrier) on \(kind) '\(block.name)'"
+      let excludesNothing = isUnsynchronized ? ", which excludes nothing" : ""
+      return "in \(barrier) on \(kind) '\(block.name)'\(excludesNothing)"
     }
     if locksHeld > 0 { return "holding \(locksHeld) lock\(locksHeld == 1 ? "" : "s")" }
     switch synchronizedEarlier {

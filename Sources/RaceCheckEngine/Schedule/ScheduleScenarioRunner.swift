@@ -59,7 +59,7 @@ package final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>:
       (report: rc_race_record, history: History, outcome: ScheduleRunner<Subject, Model>.Outcome)?
     let schedules = request.replaying == nil ? request.invocations : 1
     for index in 0..<schedules {
-      if let deadline = request.deadline, index > 0, MonotonicClock.now() > deadline { break }
+      if index > 0, request.deadline.hasPassed { break }
       observer?.invocationStarts(scenario: sequence, invocation: index)
       races?.invocationStarts()
       guard let outcome = runner.run(schedule: index) else { break }

@@ -16,7 +16,7 @@ package struct CheckProgress: Sendable {
   /// What the search explored so far.
   package var search: SearchSummary
   /// The time left of the check's limit, or nil without one.
-  package var secondsLeft: Double?
+  package var timeLeft: Duration?
 
   /// One line: `LockArray: scenario 4 of 30, 2,000 invocations (1,800 overlapping), no failure yet, 12 s left`.
   package var description: String {
@@ -39,7 +39,7 @@ package struct CheckProgress: Sendable {
         "\(Self.count(failures)) failed",
       ]
     }
-    if let secondsLeft { parts.append("\(Int(secondsLeft.rounded(.up))) s left") }
+    if let timeLeft { parts.append("\(Int(timeLeft.seconds.rounded(.up))) s left") }
     return "\(target): " + parts.joined(separator: ", ")
   }
 

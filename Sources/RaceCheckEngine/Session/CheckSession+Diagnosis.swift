@@ -45,7 +45,7 @@ extension CheckSession {
       diagnosis.pattern == .unclassified
       && ConcurrentOnlyFailure.applies(to: spec, scenario: scenario)
     if case .nonLinearizable = failure.evidence, scenario.activeThreads > 1,
-      diagnosis.pattern == .dataRace || concurrentOnly
+      diagnosis.pattern == .dataRace || diagnosis.pattern == .lostUpdate || concurrentOnly
     {
       switch sequentialOutcome(of: scenario, index: index) {
       case .failed(let order, let sequential, let invocations):
@@ -63,8 +63,8 @@ extension CheckSession {
         break
       }
     }
-    // The results show only the family of a race; a barrier the scheduler saw GCD ignore names it.
-    if diagnosis.pattern == .dataRace,
+    // The results show only the family of a race or a lost update; a barrier the scheduler saw GCD ignore names it.
+    if diagnosis.pattern == .dataRace || diagnosis.pattern == .lostUpdate,
       let barrier = failure.schedule?.findings.first(where: { $0.pattern == .barrierOnGlobalQueue })
     {
       diagnosis = Diagnosis(
@@ -108,7 +108,7 @@ extension CheckSession {
   /// A request to run a scenario that died once more; a run that hangs tells nothing new, so it is not waited on long.
   private func rerunRequest(_ scenario: Scenario, index: Int, invocations: Int) -> RunRequest {
     var rerun = request(scenario, index: index, invocations: invocations, fresh: true)
-    rerun.hangTimeout = min(configuration.hangTimeout.seconds, 1)
+    rerun.hangTimeout = min(configuration.hangTimeout, .seconds(1))
     return rerun
   }
 

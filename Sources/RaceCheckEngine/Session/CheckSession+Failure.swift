@@ -10,15 +10,15 @@ extension CheckSession {
   func explain(_ failure: ObservedFailure, of scenario: Scenario, index: Int) -> Explained {
     var minimized = (scenario: scenario, failure: failure, steps: 0)
     var shrinkingCutShort = false
-    var secondsShrinking: Double?
+    var timeToShrink: Duration?
     if configuration.minimizes {
       // Measuring the failure's rate is part of shrinking: it sizes the candidates' runs.
-      let shrinkingStarted = MonotonicClock.now()
+      let shrinkingStarted = MonotonicInstant.now()
       let perFailure = invocationsPerFailure(of: failure, of: scenario, index: index)
       let shrunk = shrink(failure, of: scenario, index: index, invocationsPerFailure: perFailure)
       minimized = (shrunk.scenario, shrunk.failure, shrunk.steps)
       shrinkingCutShort = shrunk.cutShort
-      secondsShrinking = seconds(since: shrinkingStarted)
+      timeToShrink = shrinkingStarted.elapsed
     }
     let recount = recount(minimized.failure, of: minimized.scenario, index: index)
     // An experiment on the minimized scenario needs as many invocations as its failure takes.
@@ -39,14 +39,14 @@ extension CheckSession {
       $0.pattern != diagnosed.diagnosis.pattern
     }
     var report = FailureReport(
-      evidence: diagnosed.failure.evidence, diagnosis: diagnosed.diagnosis, secondsToFind: 0,
+      evidence: diagnosed.failure.evidence, diagnosis: diagnosed.diagnosis, timeToFind: .zero,
       original: scenario, scenarioIndex: index, scenario: minimized.scenario,
       shrinkSteps: minimized.steps, shrinkingCutShort: shrinkingCutShort,
       failedInvocations: recount.failures, invocations: recount.invocations,
       repro: .notWritten("not yet written"), trace: diagnosed.failure.schedule?.trace,
       scheduleIndex: diagnosed.failure.schedule?.index,
       findings: findings.isEmpty ? nil : findings)
-    report.secondsShrinking = secondsShrinking
+    report.timeToShrink = timeToShrink
     report.repro = writeRepro(report)
     return Explained(report: report, interruptedBy: interruption?.signal)
   }
@@ -74,7 +74,7 @@ extension CheckSession {
       let first = (death.invocation ?? 0) + 1
       var rerun = request(
         scenario, index: index, invocations: 8 * budget, deadline: deadline, fresh: true)
-      rerun.hangTimeout = min(Self.candidateHangTimeout, configuration.hangTimeout).seconds
+      rerun.hangTimeout = min(Self.candidateHangTimeout, configuration.hangTimeout)
       guard death.kind == .crash, !isPastShrinkingTime(deadline),
         let again = try? run(rerun)
       else { return first }
@@ -119,21 +119,20 @@ extension CheckSession {
   }
 
   /// When shrinking must stop: the configured shrinking time, and never far past the check's own time limit.
-  var shrinkDeadline: Int64 {
-    let own = configuration.shrinkTimeLimit.map { MonotonicClock.now() + $0.nanoseconds } ?? .max
-    return min(own, explanationDeadline ?? .max)
+  var shrinkDeadline: Deadline {
+    min(.after(configuration.shrinkTimeLimit), explanationDeadline)
   }
 
-  /// When every run that explains a failure must stop, or nil without a time limit.
+  /// When every run that explains a failure must stop: never without a time limit.
   ///
   /// `--time` bounds the whole check: explaining a failure found in time (shrinking it,
   /// counting how often it fails, the runs a diagnosis makes) may run past it by a tenth.
-  var explanationDeadline: Int64? {
-    configuration.timeLimit.map { started + $0.nanoseconds + $0.nanoseconds / 10 }
+  var explanationDeadline: Deadline {
+    .after(configuration.timeLimit.map { $0 + $0 / 10 }, from: started)
   }
 
-  func isPastShrinkingTime(_ deadline: Int64) -> Bool {
-    MonotonicClock.now() > deadline || interruption?.signal != nil
+  func isPastShrinkingTime(_ deadline: Deadline) -> Bool {
+    deadline.hasPassed || interruption?.signal != nil
   }
 
   /// A request for `scenario`, seeded as scenario `index` of the run; `fresh` runs it in a fresh child.
@@ -143,7 +142,7 @@ extension CheckSession {
   /// a `deadline`, the request stops at ``explanationDeadline``.
   func request(
     _ scenario: Scenario, index: Int, invocations: Int, untilFirstFailure: Bool = false,
-    deadline: Int64? = nil, fresh: Bool = false
+    deadline: Deadline? = nil, fresh: Bool = false
   ) -> RunRequest {
     var request = RunRequest(
       scenario: scenario, seed: Self.scenarioSeed(seed, index: index), invocations: invocations,
@@ -181,10 +180,9 @@ extension CheckSession {
         fresh: failure.evidence.crash != nil)
       // Invocations take microseconds: a second without progress tells a candidate that hangs,
       // which is the same bug only as a hang. Nor may it outlast the deadline.
-      let hangTimeout = min(
-        Self.candidateHangTimeout.seconds, self.configuration.hangTimeout.seconds)
+      let hangTimeout = min(Self.candidateHangTimeout, self.configuration.hangTimeout)
       request.hangTimeout = min(
-        hangTimeout, max(0.1, Double(deadline - MonotonicClock.now()) / 1e9))
+        hangTimeout, max(.milliseconds(100), deadline.timeLeft ?? hangTimeout))
       guard let result = try? self.run(request), let found = result.failure,
         found.isSameBug(as: failure, originalProvesARace: provesARace)
       else { return nil }

@@ -7,10 +7,10 @@ extension CheckSession {
     defer { runner.shutDown() }
     var report = ReplayReport(
       repro: repro, outcome: .notReproduced, invocations: 0, failures: 0, timeLimit: timeLimit,
-      seconds: 0)
+      elapsed: .zero)
     report.voidOperations = spec.voidOperations
     let index = repro.scenarioIndex
-    let deadline = started + timeLimit.nanoseconds
+    let deadline = Deadline.after(timeLimit, from: started)
     // Each round runs the scenario for one scenario's budget, so the rate measured covers whole rounds.
     var round = request(repro.scenario, index: index, invocations: invocationBudget)
     round.replaying = repro.schedule
@@ -40,7 +40,7 @@ extension CheckSession {
           report.outcome = .inconclusive("interrupted by \(SignalName.name(of: signal))")
           break
         }
-      } while MonotonicClock.now() < deadline
+      } while !deadline.hasPassed
     } catch {
       switch outcome(of: error, scenario: repro.scenario) {
       case .specError(let specError): report.outcome = .specError(specError)
@@ -54,7 +54,7 @@ extension CheckSession {
       case .passed, .failed: break
       }
     }
-    report.seconds = seconds(since: started)
+    report.elapsed = started.elapsed
     return report
   }
 }

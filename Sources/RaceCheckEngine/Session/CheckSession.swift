@@ -16,10 +16,10 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
   let progress: ProgressSink?
   /// The seed of the run.
   let seed: UInt64
-  /// When the session started, in monotonic nanoseconds.
-  let started: Int64
+  /// When the session started.
+  let started: MonotonicInstant
   /// When the search must stop, from ``Configuration/timeLimit``.
-  let deadline: Int64?
+  let deadline: Deadline
 
   init(
     spec: Spec<Subject, Model>, configuration: Configuration, runner: any ScenarioRunning,
@@ -31,9 +31,9 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
     self.interruption = interruption
     self.progress = progress
     seed = configuration.effectiveSeed(forSpecNamed: spec.name)
-    let now = MonotonicClock.now()
+    let now = MonotonicInstant.now()
     started = now
-    deadline = configuration.timeLimit.map { now + $0.nanoseconds }
+    deadline = .after(configuration.timeLimit, from: now)
   }
 
   /// Runs the search and returns the report; the runner is shut down at the end.
@@ -61,7 +61,7 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
           report.outcome = .inconclusive(.interrupted(signal: signal))
           return finished(report)
         }
-        if let deadline, MonotonicClock.now() > deadline {
+        if deadline.hasPassed {
           report.outcome = .inconclusive(
             .timeLimit(scenarios: report.search.scenarios, planned: report.search.plannedScenarios))
           return finished(report)
@@ -81,10 +81,10 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
         if result.stoppedByContractTraps { report.search.scenariosStoppedByContractTraps += 1 }
         if let failure = result.failure {
           report.search.scenarios += 1
-          let secondsToFind = seconds(since: started)
+          let timeToFind = started.elapsed
           tellProgress(report.search, stage: .explaining)
           var found = explain(failure, of: scenario, index: index)
-          found.report.secondsToFind = secondsToFind
+          found.report.timeToFind = timeToFind
           report.outcome = .failed(found.report)
           report.interruptedBy = found.interruptedBy
           return finished(report)
@@ -96,7 +96,7 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
         if result.capped { report.search.cappedScenarios += 1 }
         // A scenario the deadline stopped short of its budget was not explored.
         let cutByDeadline =
-          deadline.map { MonotonicClock.now() > $0 } ?? false
+          deadline.hasPassed
           && result.overlappingInvocations < request.invocations && !result.capped
           && !result.stoppedByContractTraps
         if !cutByDeadline {
@@ -138,7 +138,7 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
     progress(
       CheckProgress(
         target: spec.name, stage: stage, search: search,
-        secondsLeft: deadline.map { max(0, Double($0 - MonotonicClock.now()) / 1e9) }))
+        timeLeft: deadline.timeLeft))
   }
 
   /// The invocations the search gives scenario `index`: the plain budget, or in schedule mode the schedules its strategy gives that scenario.
@@ -174,11 +174,7 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
 
   private func finished(_ report: CheckReport) -> CheckReport {
     var report = report
-    report.seconds = seconds(since: started)
+    report.elapsed = started.elapsed
     return report
-  }
-
-  func seconds(since start: Int64) -> Double {
-    Double(MonotonicClock.now() - start) / 1e9
   }
 }

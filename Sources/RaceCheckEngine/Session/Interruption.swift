@@ -18,7 +18,8 @@ import Synchronization
 /// defer { interruption.stop() }
 /// ```
 package final class Interruption: Sendable {
-  private let received = Atomic<Int32>(0)
+  /// The signal that came, 0 until one does; set by the signal sources (and ``raiseForTesting(_:)``).
+  let received = Atomic<Int32>(0)
   /// The dispatch sources, kept alive while watching; only ``watch()`` and ``stop()`` touch them.
   private nonisolated(unsafe) var sources: [any DispatchSourceSignal] = []
   private let lock = Mutex(())

@@ -18,7 +18,9 @@ protocol ScenarioRunning: AnyObject {
 }
 
 /// One request to a runner: run this scenario this many times.
-package struct RunRequest: Codable, Sendable, Hashable {
+///
+/// It crosses a pipe to isolated children as JSON, its times in the numbers they have always been (`RunRequest+Codable`).
+package struct RunRequest: Sendable, Hashable {
   /// The scenario to run.
   var scenario: Scenario
   /// The seed of this scenario's random pauses (stress) or schedule strategy (schedule mode).
@@ -27,24 +29,24 @@ package struct RunRequest: Codable, Sendable, Hashable {
   var invocations: Int
   /// Whether to stop at the first failing invocation.
   var untilFirstFailure: Bool
-  /// A monotonic time, in nanoseconds and system-wide, after which no new invocation starts.
-  var deadline: Int64?
+  /// When no new invocation may start any more; the monotonic clock is system-wide, so an isolated child keeps it.
+  var deadline: Deadline = .distantFuture
   /// Schedule mode: run exactly this recorded schedule, once.
   var replaying: [Int]? = nil
   /// Schedule mode: the schedule whose trace an isolated child streams as it runs.
   var tracedSchedule: Int? = nil
   /// Isolated runs: whether to run in a fresh child, so that nothing an earlier request left running (a dispatch block) can fail this one.
   var freshProcess: Bool = false
-  /// Isolated runs: seconds without progress after which the child counts as hung, when shorter than the configured timeout.
-  var hangTimeout: Double? = nil
+  /// Isolated runs: the time without progress after which the child counts as hung, when shorter than the configured timeout.
+  var hangTimeout: Duration? = nil
   /// Whether to record the hops of `async` calls, and which operation to run alone.
   var asyncProbe: AsyncProbe? = nil
 
   /// Creates a request; what the command line and the benchmarks ask for sets only the first five.
   package init(
     scenario: Scenario, seed: UInt64, invocations: Int, untilFirstFailure: Bool,
-    deadline: Int64? = nil, replaying: [Int]? = nil, tracedSchedule: Int? = nil,
-    freshProcess: Bool = false, hangTimeout: Double? = nil, asyncProbe: AsyncProbe? = nil
+    deadline: Deadline = .distantFuture, replaying: [Int]? = nil, tracedSchedule: Int? = nil,
+    freshProcess: Bool = false, hangTimeout: Duration? = nil, asyncProbe: AsyncProbe? = nil
   ) {
     self.scenario = scenario
     self.seed = seed

@@ -189,7 +189,7 @@ final class CompletionWait: Sendable {
     }
     if rc_interposer_mode() == RC_MODE_SUBJECT {
       delivered.wait()
-    } else if delivered.wait(timeout: .now() + .nanoseconds(Int(timeout.nanoseconds)))
+    } else if delivered.wait(timeout: .now() + timeout.dispatchInterval)
       == .timedOut
     {
       // A handler that comes later signals this semaphore: it is not reused.

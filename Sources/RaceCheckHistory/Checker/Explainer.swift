@@ -13,7 +13,7 @@
 struct Explainer<Model: HistoryModel> {
   let history: TypedHistory<Model>
   let part: Partition<Model>
-  let deadline: Int64?
+  let deadline: Deadline
   /// The steps of the search that decided the part; the explanation may spend as many.
   var decidingSteps = 0
 
@@ -21,7 +21,7 @@ struct Explainer<Model: HistoryModel> {
   static var stepFloor: Int { 100_000 }
 
   /// The time the search for the smallest window may take in all, whatever its steps.
-  static var windowSeconds: Double { 1 }
+  static var windowTime: Duration { .seconds(1) }
 
   /// The steps the explanation may spend.
   var stepBudget: Int { max(decidingSteps, Self.stepFloor) }
@@ -88,7 +88,7 @@ struct Explainer<Model: HistoryModel> {
     operations: [Int], extent: Violation.WindowExtent, steps: Int
   ) {
     var spent = 0
-    let end = MonotonicClock.now() + Int64(Self.windowSeconds * 1e9)
+    let end = Deadline.after(Self.windowTime)
     let cuts = Array(
       Set(
         part.operations.compactMap {
@@ -105,7 +105,7 @@ struct Explainer<Model: HistoryModel> {
       }
       let middle = (low + high) / 2
       let budget = WingGongSearch.Budget(
-        deadline: deadline.map { min($0, end) } ?? end, steps: steps - spent)
+        deadline: min(deadline, end), steps: steps - spent)
       let outcome = PartOutcome.search(part, of: history, budget: budget, until: cuts[middle])
       spent += outcome.work.steps
       switch outcome.result {

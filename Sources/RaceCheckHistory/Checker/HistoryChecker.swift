@@ -9,8 +9,13 @@ import Synchronization
 /// print(verdict.verdict)  // linearizable, not-linearizable or unknown
 /// ```
 public struct HistoryChecker: Sendable {
-  /// Seconds after which an undecided search gives up with `unknown`; nil for no limit.
-  public var timeout: Double?
+  /// How long the check may search before the parts it has not decided are `unknown`; nil for no limit.
+  ///
+  /// ```swift
+  /// let checker = HistoryChecker(timeout: .seconds(5))
+  /// let verdict = try checker.check(history)  // .unknown if 5 s were not enough
+  /// ```
+  public var timeout: Duration?
   /// Whether to split the history by key when the model allows it.
   public var partitions: Bool
   /// Whether to finish every part after one has failed, instead of stopping the others.
@@ -26,7 +31,7 @@ public struct HistoryChecker: Sendable {
 
   /// Creates a checker; by default, no time limit, partitioned, stopping at the first failing part, explaining.
   public init(
-    timeout: Double? = nil, partitions: Bool = true, checksAllPartitions: Bool = false,
+    timeout: Duration? = nil, partitions: Bool = true, checksAllPartitions: Bool = false,
     explains: Bool = true
   ) {
     self.timeout = timeout
@@ -57,13 +62,13 @@ public struct HistoryChecker: Sendable {
   private func check<Model: HistoryModel>(_ history: RecordedHistory, as _: Model.Type)
     throws(HistoryFileError) -> HistoryVerdict
   {
-    let started = MonotonicClock.now()
+    let started = MonotonicInstant.now()
     var decoded = try TypedHistory<Model>(history)
     // Reads that fit every state are left out of the search and put back into its order.
     let unknownReads = nilReads == .unknown ? decoded.readingNilAsUnknown() : []
     let typed = decoded
     let parts = Partition.parts(of: typed, split: partitions)
-    let deadline = timeout.map { started + Int64($0 * 1e9) }
+    let deadline = Deadline.after(timeout, from: started)
     let stop = StopFlag()
     let checksAll = checksAllPartitions
     let outcomes = PartResults<Model>(count: parts.count)
@@ -87,7 +92,7 @@ public struct HistoryChecker: Sendable {
         if !checksAll && stop.isRaised {
           // As the parallel searches do: a part not finished when another failed is unknown.
           let skipped = PartOutcome<Model>(
-            result: .unknown(longestPrefix: [], state: 0), seconds: 0)
+            result: .unknown(longestPrefix: [], state: 0), elapsed: .zero)
           outcomes.store(skipped, at: schedule[position])
         } else {
           work(position)
@@ -98,7 +103,7 @@ public struct HistoryChecker: Sendable {
     }
     let finished = outcomes.all
     var verdict = HistoryVerdict(
-      verdict: .linearizable, parts: [], violation: nil, seconds: 0)
+      verdict: .linearizable, parts: [], violation: nil, elapsed: .zero)
     for (part, outcome) in zip(parts, finished) {
       var witness: [Int]?
       if case .linearizable(let order) = outcome.result {
@@ -110,7 +115,7 @@ public struct HistoryChecker: Sendable {
       verdict.parts.append(
         HistoryVerdict.Part(
           key: part.key, operations: part.operations.count, verdict: outcome.kind,
-          seconds: outcome.seconds, witness: witness))
+          elapsed: outcome.elapsed, witness: witness))
     }
     if let failing = finished.firstIndex(where: { $0.kind == .notLinearizable }) {
       verdict.verdict = .notLinearizable
@@ -123,7 +128,7 @@ public struct HistoryChecker: Sendable {
     } else if finished.contains(where: { $0.kind == .unknown }) {
       verdict.verdict = .unknown
     }
-    verdict.seconds = Double(MonotonicClock.now() - started) / 1e9
+    verdict.elapsed = started.elapsed
     return verdict
   }
 }
@@ -149,7 +154,7 @@ final class PartResults<Model: HistoryModel>: Sendable {
 /// One part's search and its outcome.
 struct PartOutcome<Model: HistoryModel>: Sendable {
   var result: WingGongSearch.Result
-  var seconds: Double
+  var elapsed: Duration
   /// What the search cost; nothing when a proof decided without it.
   var work = WingGongSearch.Work()
   /// The operation (a position in the part's operations) that proves the violation without search, when one did.
@@ -173,7 +178,7 @@ struct PartOutcome<Model: HistoryModel>: Sendable {
     _ part: Partition<Model>, of history: TypedHistory<Model>, budget: WingGongSearch.Budget,
     until cut: Int64 = .max, proves: Bool = true
   ) -> PartOutcome {
-    let started = MonotonicClock.now()
+    let started = MonotonicInstant.now()
     let members =
       cut == .max ? part.operations : part.operations.filter { history.callTimes[$0] <= cut }
     // After the cut, an operation still running has an unknown outcome.
@@ -186,7 +191,7 @@ struct PartOutcome<Model: HistoryModel>: Sendable {
     {
       return PartOutcome(
         result: .notLinearizable(longestPrefix: [], state: 0),
-        seconds: Double(MonotonicClock.now() - started) / 1e9, proof: proof)
+        elapsed: started.elapsed, proof: proof)
     }
     let operations = WingGongSearch.Operations(
       zip(members, isInfo).map { index, info in
@@ -224,7 +229,7 @@ struct PartOutcome<Model: HistoryModel>: Sendable {
       result = WingGongSearch.run(operations, transitions: &space, budget: budget, work: &work)
     }
     return PartOutcome(
-      result: result, seconds: Double(MonotonicClock.now() - started) / 1e9, work: work)
+      result: result, elapsed: started.elapsed, work: work)
   }
 
   /// Searches a register's part with ``RegisterStateSpace``'s dead-end test.

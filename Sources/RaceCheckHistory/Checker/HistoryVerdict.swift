@@ -18,8 +18,8 @@ public struct HistoryVerdict: Sendable, Hashable, Codable {
     public var operations: Int
     /// The part's verdict; `unknown` also when it was not finished because another part failed first.
     public var verdict: Kind
-    /// Seconds its search took.
-    public var seconds: Double
+    /// How long its search took.
+    public var elapsed: Duration
     /// For a linearizable part, the order its search found, as file indexes: every operation that took effect, each after those that returned before it was called.
     ///
     /// `fail` operations are not in it, nor `info` ones that the search did not need to
@@ -33,8 +33,13 @@ public struct HistoryVerdict: Sendable, Hashable, Codable {
   public var parts: [Part]
   /// Why the history has no linearization, for `notLinearizable`.
   package var violation: Violation?
-  /// Seconds the whole check took, explanation included.
-  public var seconds: Double
+  /// How long the whole check took, explanation included.
+  ///
+  /// ```swift
+  /// let verdict = try HistoryChecker().check(history)
+  /// print(verdict.elapsed)  // 0.012 seconds
+  /// ```
+  public var elapsed: Duration
 }
 
 /// Why one part of a history has no linearization.

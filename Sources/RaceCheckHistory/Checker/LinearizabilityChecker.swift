@@ -42,8 +42,8 @@ package struct LinearizabilityChecker<State: Hashable> {
     self.step = step
   }
 
-  /// Searches for a linearization; past `deadline`, a monotonic time in nanoseconds, it gives up undecided.
-  package func check(deadline: Int64? = nil) -> Outcome {
+  /// Searches for a linearization; past `deadline` it gives up undecided.
+  package func check(deadline: Deadline = .distantFuture) -> Outcome {
     var space = StateSpace(initial: initial, step: step)
     let operations = WingGongSearch.Operations(
       intervals.indices.map { index in

@@ -63,8 +63,8 @@ struct WingGongSearch {
 
   /// When a search gives up: a deadline, a flag another search raises, or neither.
   struct Budget: Sendable {
-    /// A `MonotonicClock` reading after which the search stops.
-    var deadline: Int64?
+    /// When the search stops.
+    var deadline: Deadline = .distantFuture
     /// Asked now and then; `true` stops the search (another partition already failed).
     var shouldStop: (@Sendable () -> Bool)?
     /// The most search steps (nodes entered or candidates tried) before the search stops; nil for no limit.
@@ -82,7 +82,7 @@ struct WingGongSearch {
     func isSpent(after steps: Int) -> Bool {
       if let limit = self.steps, steps >= limit { return true }
       guard steps > 0 && steps & 0x3FF == 0 else { return false }
-      if let deadline, MonotonicClock.now() > deadline { return true }
+      if deadline.hasPassed { return true }
       return shouldStop?() == true
     }
   }

@@ -1,6 +1,6 @@
 /// A history as a file records it, before any model reads it: the model's name, its initial state and the operations.
 ///
-/// ``HistoryFile`` reads and writes it; the Jepsen importers produce it; the checker
+/// `HistoryFile` reads and writes it; the Jepsen importers produce it; the checker
 /// decodes it with the named model.
 public struct RecordedHistory: Hashable, Sendable {
   /// One recorded operation.

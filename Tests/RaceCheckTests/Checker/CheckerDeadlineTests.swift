@@ -19,7 +19,7 @@ extension RaceCheckTestSuite {
     }
 
     @Test func searchPastItsDeadlineIsUndecided() {
-      guard case .undecided = Self.endless().check(deadline: MonotonicClock.now()) else {
+      guard case .undecided = Self.endless().check(deadline: Deadline(.now())) else {
         Issue.record("a search past its deadline decided")
         return
       }
@@ -42,7 +42,7 @@ extension RaceCheckTestSuite {
       record.returnTimes[40] = 300
       record.results[40] = .int(-1)
       let checker = OutcomeChecker(initial: 0, steps: steps, columnRanges: [0..<41])
-      guard case .undecided = checker.check(record, deadline: MonotonicClock.now()) else {
+      guard case .undecided = checker.check(record, deadline: Deadline(.now())) else {
         Issue.record("an outcome past its deadline was decided")
         return
       }

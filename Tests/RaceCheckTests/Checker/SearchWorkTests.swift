@@ -135,7 +135,7 @@ extension RaceCheckTestSuite {
         return
       }
       for floor in [0, 1000] {
-        var explainer = Explainer(history: typed, part: part, deadline: nil)
+        var explainer = Explainer(history: typed, part: part, deadline: .distantFuture)
         explainer.decidingSteps = decided.work.steps / 4 + floor
         let (violation, steps) = explainer.violation(decided)
         #expect(steps <= max(explainer.decidingSteps, Explainer<CASRegisterModel>.stepFloor))
@@ -145,8 +145,8 @@ extension RaceCheckTestSuite {
 
     @Test func aSmallBudgetGivesACoarserWindowAndSaysSo() throws {
       let (typed, part, decided) = try illegalCASHistoryDecidedBySearch()
-      let full = Explainer(history: typed, part: part, deadline: nil).violation(decided)
-      let starved = Explainer(history: typed, part: part, deadline: nil)
+      let full = Explainer(history: typed, part: part, deadline: .distantFuture).violation(decided)
+      let starved = Explainer(history: typed, part: part, deadline: .distantFuture)
         .smallestWindow(budget: 10)
       #expect(full.violation.windowExtent == .smallest)
       #expect(starved.extent == .budgetExhausted)

@@ -89,7 +89,7 @@ extension RaceCheckTestSuite {
         name: "suite <&>",
         cases: [
           JUnitReport.TestCase(
-            name: "a \"quoted\" 'case' <tag> & more\u{1}", className: "x", seconds: .nan,
+            name: "a \"quoted\" 'case' <tag> & more\u{1}", className: "x", time: .zero,
             outcome: .failed(
               message: "</failure><testcase name=\"injected\">", type: "t",
               details: "]]> <!-- \u{0}"),

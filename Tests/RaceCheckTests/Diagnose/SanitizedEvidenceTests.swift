@@ -66,7 +66,7 @@ extension RaceCheckTestSuite {
         body()
         done.signal()
       }.start()
-      return done.wait(timeout: .now() + .nanoseconds(Int(limit.nanoseconds))) == .success
+      return done.wait(timeout: .now() + limit.dispatchInterval) == .success
     }
 
     static let rows = [

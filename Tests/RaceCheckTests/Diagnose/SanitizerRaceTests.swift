@@ -122,6 +122,27 @@ extension RaceCheckTestSuite {
       }
     }
 
+    // A user's download queue appended on the global queue from two blocks: the two blocks
+    // were once "guarded by different primitives", though a global queue excludes nothing.
+    @Test func blocksOfTheGlobalQueueGuardNothing() {
+      let global = Block(kind: RC_RACE_QUEUE_GLOBAL, serial: 3, label: "com.apple.root.default-qos")
+      let found = Self.decoded(
+        later: Side(call: 1, asyncBlock: true, blocks: [global]),
+        earlier: Side(thread: 1, call: 2, asyncBlock: true, blocks: [global]))
+      #expect(found.diagnosis.pattern == .unsynchronizedAccess)
+      #expect(!found.diagnosis.evidence.contains("different primitives"))
+      #expect(
+        found.race.later.guarding
+          == "in a block on the global queue 'com.apple.root.default-qos', which excludes nothing")
+      // A lock held inside the block guards the access, whatever queue runs it.
+      let locked = Self.decoded(
+        later: Side(call: 1, asyncBlock: true, blocks: [global], locksHeld: 1),
+        earlier: Side(thread: 1, call: 2, asyncBlock: true, blocks: [global], locksHeld: 1),
+        mutexes: 2, perAccess: true)
+      #expect(locked.diagnosis.pattern == .dataRace)
+      #expect(locked.race.later.guarding.hasSuffix("'com.apple.root.default-qos'"))
+    }
+
     @Test func noGuardAtAllIsAnUnsynchronizedAccess() {
       let found = Self.decoded(later: Side(call: 1), earlier: Side(thread: 1, call: 2))
       #expect(found.diagnosis.pattern == .unsynchronizedAccess)

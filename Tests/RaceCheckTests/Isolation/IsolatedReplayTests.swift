@@ -39,7 +39,7 @@ extension RaceCheckTestSuite {
         scenario: Self.crashingRead, diagnosis: nil, history: nil, failure: .nonLinearizable)
       var report = ReplayReport(
         repro: repro, outcome: .reproduced, invocations: 3, failures: 1, timeLimit: .seconds(30),
-        seconds: 10)
+        elapsed: .seconds(10))
       report.evidence = .death(
         CrashEvidence(
           kind: .hang, signal: nil, message: nil, runnerThread: nil, threadName: nil,

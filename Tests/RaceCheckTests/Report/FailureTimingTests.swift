@@ -8,7 +8,9 @@ extension RaceCheckTestSuite {
   /// A failure's report says how long the search took to find it apart from how long shrinking took.
   @Suite struct FailureTimingTests {
     @Test func theSeedLineGivesTheTimeToFindTheShrinkingTimeAndTheWhole() {
-      let report = TimedFailure.report(secondsToFind: 0.212, secondsShrinking: 0.086, seconds: 0.41)
+      let report = TimedFailure.report(
+        timeToFind: .milliseconds(212), timeToShrink: .milliseconds(86), elapsed: .milliseconds(410)
+      )
       #expect(
         report.description.contains(
           "Seed: 0x0000000000000001; found in scenario 4 after 3001 invocations in 212 ms; "
@@ -16,35 +18,44 @@ extension RaceCheckTestSuite {
       #expect(!report.description.contains("with shrinking"))
     }
 
-    @Test func theREADMEsSampleSeedLineIsTheOneTheReportPrints() throws {
+    @Test func theDocumentsSampleSeedLineIsTheOneTheReportPrints() throws {
       var report = TimedFailure.report(
-        secondsToFind: 0.096, secondsShrinking: 0.187, seconds: 0.298)
+        timeToFind: .milliseconds(96), timeToShrink: .milliseconds(187), elapsed: .milliseconds(298)
+      )
       report.seed = 0x319F_343A_9681_D9C3
       let seedLine = try #require(
         report.description.split(separator: "\n").first { $0.hasPrefix("Seed:") })
-      let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("README.md")
-      let text = try String(contentsOf: readme, encoding: .utf8)
-      #expect(text.split(separator: "\n").contains(seedLine), "\(seedLine)")
+      // The README's sample report, and the same report explained in "Reading a report".
+      for document in ["README.md", "Sources/RaceCheck/RaceCheck.docc/ReadingAReport.md"] {
+        let text = try String(
+          contentsOf: root.appendingPathComponent(document), encoding: .utf8)
+        #expect(text.split(separator: "\n").contains(seedLine), "\(document): \(seedLine)")
+      }
     }
 
     @Test func aFailureThatWasNotShrunkSaysSo() {
-      let report = TimedFailure.report(secondsToFind: 1.5, secondsShrinking: nil, seconds: 1.75)
+      let report = TimedFailure.report(
+        timeToFind: .milliseconds(1500), timeToShrink: nil, elapsed: .milliseconds(1750))
       #expect(
         report.description.contains(
           "found in scenario 4 after 3001 invocations in 1.5 s; not shrunk; 1.75 s in all."))
     }
 
     @Test func theHTMLPageGivesTheTimeToFindAndTheShrinkingTimeApart() {
-      let report = TimedFailure.report(secondsToFind: 0.212, secondsShrinking: 0.086, seconds: 0.41)
+      let report = TimedFailure.report(
+        timeToFind: .milliseconds(212), timeToShrink: .milliseconds(86), elapsed: .milliseconds(410)
+      )
       let html = HTMLReport.page(of: report, window: nil)
       #expect(html.contains("in scenario 4 after 3001 invocations, 212 ms"))
       #expect(html.contains("1 operations shrunk to 1 in 0 steps, 86 ms"))
     }
 
     @Test func runJSONCarriesBothTimesBesideTheWhole() throws {
-      let report = TimedFailure.report(secondsToFind: 0.25, secondsShrinking: 0.5, seconds: 1)
+      let report = TimedFailure.report(
+        timeToFind: .milliseconds(250), timeToShrink: .milliseconds(500),
+        elapsed: .milliseconds(1000))
       let document = try #require(
         try JSONSerialization.jsonObject(with: Data(JSONOutput.encode(RunJSON(report)).utf8))
           as? [String: Any])
@@ -65,10 +76,10 @@ extension RaceCheckTestSuite {
       configuration.isolated = false
       let report = GuardedInsertArray.spec.check(configuration)
       let failure = try #require(report.failure)
-      let shrinking = try #require(failure.secondsShrinking)
+      let shrinking = try #require(failure.timeToShrink)
       #expect(failure.shrinkSteps > 0)
-      #expect(shrinking > 0)
-      #expect(failure.secondsToFind + shrinking <= report.seconds)
+      #expect(shrinking > .zero)
+      #expect(failure.timeToFind + shrinking <= report.elapsed)
       #expect(report.description.contains("shrinking took"))
     }
 
@@ -78,7 +89,7 @@ extension RaceCheckTestSuite {
       configuration.minimizes = false
       let report = GuardedInsertArray.spec.check(configuration)
       let failure = try #require(report.failure)
-      #expect(failure.secondsShrinking == nil)
+      #expect(failure.timeToShrink == nil)
       #expect(report.description.contains("; not shrunk;"))
     }
   }
@@ -86,7 +97,7 @@ extension RaceCheckTestSuite {
 
 /// A hand-made failure report whose times the tests choose.
 private enum TimedFailure {
-  static func report(secondsToFind: Double, secondsShrinking: Double?, seconds: Double)
+  static func report(timeToFind: Duration, timeToShrink: Duration?, elapsed: Duration)
     -> CheckReport
   {
     let history = History(entries: [.made(0, "count", [], 0, 10, result: 1)])
@@ -96,14 +107,14 @@ private enum TimedFailure {
     var failure = FailureReport(
       evidence: .nonLinearizable(history, explanation),
       diagnosis: Diagnosis(.unclassified, evidence: "no bug pattern fits"),
-      secondsToFind: secondsToFind, original: scenario, scenarioIndex: 3, scenario: scenario,
+      timeToFind: timeToFind, original: scenario, scenarioIndex: 3, scenario: scenario,
       shrinkSteps: 0, shrinkingCutShort: false, failedInvocations: 5, invocations: 5,
       repro: .notWritten("not asked for"))
-    failure.secondsShrinking = secondsShrinking
+    failure.timeToShrink = timeToShrink
     var report = CheckReport(
       target: "Counter", seed: 1, configuration: Configuration(), outcome: .failed(failure))
     report.search.invocations = 3001
-    report.seconds = seconds
+    report.elapsed = elapsed
     return report
   }
 }

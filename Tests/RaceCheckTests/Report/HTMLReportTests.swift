@@ -189,7 +189,7 @@ extension RaceCheckTestSuite {
           .init(
             target: "LockArray", expected: "fail: insert-at-count-rejected", agrees: true,
             report: Pages.failedCheck(), window: [0, 1, 2]),
-        ], seconds: 3)
+        ], elapsed: .seconds(3))
       #expect(html.contains("<h1>2 of 2 rows agree with the catalogue</h1>"))
       #expect(html.contains(#"<td>LockedCounter</td>"#))
       #expect(html.contains(##"<td><a href="#row-2">LockArray</a></td>"##))
@@ -216,7 +216,7 @@ private enum Pages {
     let failure = FailureReport(
       evidence: .nonLinearizable(history, explanation),
       diagnosis: Diagnosis(.insertAtCountRejected, evidence: "insert(0, 1) had no effect"),
-      secondsToFind: 0.01, original: scenario, scenarioIndex: 0, scenario: scenario,
+      timeToFind: .milliseconds(10), original: scenario, scenarioIndex: 0, scenario: scenario,
       shrinkSteps: 0, shrinkingCutShort: false, failedInvocations: 5, invocations: 5,
       repro: .notWritten("not asked for"))
     var report = CheckReport(

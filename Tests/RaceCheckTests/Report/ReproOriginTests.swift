@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import RaceCheckCommandLine
 @testable import RaceCheckEngine
 
 extension RaceCheckTestSuite {
@@ -75,6 +76,24 @@ extension RaceCheckTestSuite {
       #expect(
         repro(origin: Self.testOrigin).fileName
           == "LockArray-0x000000000000002A-3.stress.test-lookup-458DA530.json")
+    }
+
+    @Test func aSanitizedBuildsFileIsNamedAndMarkedAsSuch() throws {
+      var sanitized = repro(origin: .program("racecheck"))
+      // This test build has no sanitizer: a repro made here is unmarked, and its file has no key.
+      #expect(sanitized.threadSanitizer == nil)
+      #expect(try !written(sanitized).text.contains("threadSanitizer"))
+      sanitized.threadSanitizer = true
+      #expect(
+        sanitized.fileName == "LockArray-0x000000000000002A-3.stress.tsan.program-racecheck.json")
+      let file = try written(sanitized)
+      #expect(try Repro.read(from: file.path).threadSanitizer == true)
+      let report = ReplayReport(
+        repro: sanitized, outcome: .notReproduced, invocations: 10, failures: 0,
+        timeLimit: .seconds(1), elapsed: .seconds(1))
+      let note = ReplayCommand.sanitizerNote(report, file: file.path)
+      #expect(note.first?.contains("--sanitize=thread") == true, "\(note)")
+      #expect(ReplayCommand.describe(report, file: file.path).first == note.first)
     }
 
     @Test func scheduleAndStressFailuresOfOneSeedAndScenarioGoToDifferentFiles() throws {

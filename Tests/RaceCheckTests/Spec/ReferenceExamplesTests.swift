@@ -326,6 +326,35 @@ extension RaceCheckTestSuite {
       ReferenceCheck.passes(spec)
     }
 
+    @Test func targetsAndTheirExpectations() {
+      let storeSpec = Spec("HitCounter", make: HitCounter.init, model: CounterModel()) {
+        Operation("get") { (counter: HitCounter) in counter.value }
+      }
+      let accountSpec = storeSpec
+      let targets: [Target] = {
+        var store = Target(storeSpec, summary: "a dictionary in a Mutex", expectation: .pass)
+        // The scheduler cannot see its Atomic count, so schedule mode claims nothing.
+        store.scheduleExpectation = .inconclusive
+        var account = Target(
+          accountSpec, summary: "a read that skips the lock",
+          expectation: .fail(.dataRace, or: [.unclassified]))
+        // Thread Sanitizer sees which access skipped the lock.
+        account.sanitizerExpectation = .fail(.unsynchronizedAccess)
+        return [store, account]
+      }()
+      let (store, account) = (targets[0], targets[1])
+      #expect(store.scheduleModeExpectation == .inconclusive)
+      #expect(account.scheduleModeExpectation == account.expectation)
+      #expect(store.stressExpectation == (SanitizerRaceLog.isActive ? .pass : store.expectation))
+      #expect(
+        account.stressExpectation
+          == (SanitizerRaceLog.isActive ? .fail(.unsynchronizedAccess) : account.expectation))
+      let accepted = account.expectation
+      #expect(accepted?.diagnosis == .dataRace && accepted?.otherBugs == [.unclassified])
+      let pass = CheckReport(target: "HitCounter", seed: 1, configuration: Configuration())
+      #expect(Expectation.pass.isMet(by: pass) && accepted?.isMet(by: pass) == false)
+    }
+
     @Test func theDocumentedDefaultsAreTheCodes() {
       let defaults = Configuration()
       #expect(defaults.seed == nil)

@@ -27,9 +27,14 @@ enum HeadlessChromium {
 
   /// The DOM of the page at `path` after its scripts ran, as `--dump-dom` prints it.
   static func dumpDOM(of path: String) throws -> String {
+    try dumpDOM(at: "file://" + path)
+  }
+
+  /// The DOM of the page at `url` after its scripts ran, as `--dump-dom` prints it.
+  static func dumpDOM(at url: String) throws -> String {
     let output = try run([
       "--headless=new", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000",
-      "--dump-dom", "file://" + path,
+      "--dump-dom", url,
     ])
     return String(decoding: output, as: UTF8.self)
   }
