@@ -57,10 +57,18 @@ public struct CommandLineDriver: Sendable {
     }
   }
 
-  /// Runs `CommandLine.arguments` and exits with the status; the commands it prints name `programName`.
+  /// Runs `CommandLine.arguments` over `targets` and exits with the status; the commands it prints name `programName`.
+  ///
+  /// ```swift
+  /// CommandLineDriver.main(targets: Specs.targets, programName: "check-my-types")
+  /// ```
+  public static func main(targets: [Target], programName: String = runningProgramName) -> Never {
+    main(targets: targets, programName: programName, benchmarks: nil)
+  }
+
+  /// Runs `CommandLine.arguments` and exits with the status, with racecheck's own benchmarks.
   package static func main(
-    targets: [Target], programName: String = runningProgramName,
-    benchmarks: BenchmarkPlan? = nil
+    targets: [Target], programName: String = runningProgramName, benchmarks: BenchmarkPlan?
   ) -> Never {
     // A worker started by an isolated check runs its job and exits here.
     IsolatedWorker.runIfRequested(targets: targets)

@@ -53,7 +53,17 @@ public struct Target: Sendable {
       repro, timeLimit: timeLimit, worker: worker, interruption: interruption, progress: progress)
   }
 
-  /// Creates a target.
+  /// Creates a target that checks `spec`, with the summary and expectation `list` and `demo` show.
+  public init<Subject, Model>(
+    _ spec: Spec<Subject, Model>, summary: String = "", expectation: Expectation? = nil,
+    demoConfiguration: Configuration? = nil
+  ) {
+    self.init(
+      spec as any Checkable, summary: summary, expectation: expectation,
+      demoConfiguration: demoConfiguration)
+  }
+
+  /// Creates a target of any checkable.
   package init(
     _ checkable: any Checkable, summary: String = "", expectation: Expectation? = nil,
     demoConfiguration: Configuration? = nil
