@@ -59,13 +59,13 @@ public struct Target: Sendable {
     demoConfiguration: Configuration? = nil
   ) {
     self.init(
-      spec as any Checkable, summary: summary, expectation: expectation,
+      checkable: spec, summary: summary, expectation: expectation,
       demoConfiguration: demoConfiguration)
   }
 
   /// Creates a target of any checkable.
   package init(
-    _ checkable: any Checkable, summary: String = "", expectation: Expectation? = nil,
+    checkable: any Checkable, summary: String = "", expectation: Expectation? = nil,
     demoConfiguration: Configuration? = nil
   ) {
     self.checkable = checkable
