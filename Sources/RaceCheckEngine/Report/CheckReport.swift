@@ -17,6 +17,10 @@ public struct CheckReport: Sendable, Codable {
   /// print(report.elapsed)  // 1.25 seconds
   /// ```
   public var elapsed: Duration
+
+  /// How long the whole check took, in seconds: ``elapsed`` as the number it was before reports gave a `Duration`.
+  @available(*, deprecated, renamed: "elapsed", message: "use elapsed, a Duration")
+  public var seconds: Double { elapsed.seconds }
   /// How the check ended.
   package var outcome: CheckOutcome
   /// The signal that stopped the check after it had found its failure, if one did: the failure is then shrunk only as far as it got.
