@@ -57,4 +57,7 @@ extension BugPattern {
     default: 2
     }
   }
+
+  /// Whether the pattern names only a family (`data-race`, `lost-update`): what results alone can prove.
+  var namesOnlyAFamily: Bool { specificity == 1 }
 }

@@ -45,7 +45,7 @@ extension CheckSession {
       diagnosis.pattern == .unclassified
       && ConcurrentOnlyFailure.applies(to: spec, scenario: scenario)
     if case .nonLinearizable = failure.evidence, scenario.activeThreads > 1,
-      diagnosis.pattern == .dataRace || diagnosis.pattern == .lostUpdate || concurrentOnly
+      diagnosis.pattern.namesOnlyAFamily || concurrentOnly
     {
       switch sequentialOutcome(of: scenario, index: index) {
       case .failed(let order, let sequential, let invocations):
@@ -64,7 +64,7 @@ extension CheckSession {
       }
     }
     // The results show only the family of a race or a lost update; a barrier the scheduler saw GCD ignore names it.
-    if diagnosis.pattern == .dataRace || diagnosis.pattern == .lostUpdate,
+    if diagnosis.pattern.namesOnlyAFamily,
       let barrier = failure.schedule?.findings.first(where: { $0.pattern == .barrierOnGlobalQueue })
     {
       diagnosis = Diagnosis(

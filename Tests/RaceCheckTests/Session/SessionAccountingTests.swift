@@ -97,7 +97,7 @@ extension RaceCheckTestSuite {
     }
 
     @Test func aSignalDuringAScenarioEndsTheCheckWithWhatItExplored() {
-      let interruption = Interruption.forTesting()
+      let interruption = Interruption.never
       let runner = ScriptedRunner { sequence, request in
         if sequence == 1 { interruption.raiseForTesting(SIGINT) }
         return Self.explored(request)

@@ -14,11 +14,12 @@ extension RaceCheckTestSuite {
   /// The examples of docs/reference.md compile, build valid specs and pass on correct subjects.
   @Suite struct ReferenceExamplesTests {
     @Test func everyBlockOfTheReferenceIsCodeOfThisFile() throws {
-      let examples = try ReferenceDocument.swiftBlocks()
-      let source = try ReferenceDocument.lines(of: #filePath)
+      let examples = try DocumentationFiles.swiftBlocks(
+        of: URL(fileURLWithPath: ReferenceDocument.path))
+      let source = try DocumentationFiles.trimmedLines(of: #filePath)
       #expect(examples.count >= 20)
       for block in examples {
-        let isCodeHere = ReferenceDocument.contains(source, block)
+        let isCodeHere = DocumentationFiles.contains(source, block)
         #expect(isCodeHere, "not in \(#fileID):\n\(block.joined(separator: "\n"))")
       }
     }
@@ -410,41 +411,12 @@ enum ReferenceCheck {
   }
 }
 
-/// The Swift blocks of docs/reference.md and the lines of this file, compared with their indentation trimmed.
+/// Where docs/reference.md is; its Swift blocks are read and compared by ``DocumentationFiles``.
 enum ReferenceDocument {
   static var path: String {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("docs/reference.md").path
-  }
-
-  static func lines(of path: String) throws -> [String] {
-    try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
-      .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-  }
-
-  /// Each ```swift block of the reference, as trimmed non-empty lines.
-  static func swiftBlocks() throws -> [[String]] {
-    var blocks: [[String]] = []
-    var current: [String]?
-    for line in try lines(of: path) {
-      if current == nil, line == "```swift" {
-        current = []
-      } else if current != nil, line == "```" {
-        blocks.append(current!)
-        current = nil
-      } else {
-        current?.append(line)
-      }
-    }
-    return blocks
-  }
-
-  static func contains(_ source: [String], _ block: [String]) -> Bool {
-    guard !block.isEmpty, block.count <= source.count else { return block.isEmpty }
-    return (0...(source.count - block.count)).contains { start in
-      source[start..<(start + block.count)].elementsEqual(block)
-    }
   }
 }
 
