@@ -34,7 +34,14 @@ let package = Package(
       dependencies: [
         "RaceCheckHistory", "CRaceCheckSupport", "CRaceCheckInterposer", "RaceCheckSync",
       ]),
-    .target(name: "RaceCheckCommandLine", dependencies: ["RaceCheckEngine"]),
+    .target(
+      name: "RaceCheckCommandLine", dependencies: ["RaceCheckEngine"],
+      // The HTML report's style sheet and script, compiled into the module as byte arrays
+      // (`PackageResources`) rather than copied into a bundle: racecheck, and a user's own
+      // executable that runs the driver, write the page with nothing beside the binary.
+      resources: [
+        .embedInCode("HTML/Resources/report.css"), .embedInCode("HTML/Resources/report.js"),
+      ]),
     .target(
       name: "RaceCheck",
       dependencies: ["RaceCheckHistory", "RaceCheckEngine", "RaceCheckCommandLine"]),

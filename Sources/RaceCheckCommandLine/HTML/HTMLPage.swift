@@ -2,9 +2,10 @@ import RaceCheckEngine
 
 /// A self-contained report page: plain HTML for the facts, and timelines its script draws on canvases.
 ///
-/// Nothing is loaded from elsewhere: the style and the script are inline, the timelines'
-/// data is JSON in a `<script type="application/json">` element, and the page's content
-/// security policy forbids every fetch, so the page reads the same offline and in CI.
+/// Nothing is loaded from elsewhere: the style and the script (`Resources/report.css` and
+/// `Resources/report.js`, compiled into the module) are inline, the timelines' data is JSON in a
+/// `<script type="application/json">` element, and the page's content security policy forbids
+/// every fetch, so the page reads the same offline and in CI.
 ///
 /// ```swift
 /// var page = HTMLPage(title: "racecheck: LockArray")
@@ -57,9 +58,7 @@ struct HTMLPage {
       <meta name="viewport" content="width=device-width, initial-scale=1">
       <meta name="generator" content="racecheck">
       <title>\(HTMLText.escaped(title))</title>
-      <style>
-      \(Self.style)
-      </style>
+      \(Self.styleElement)
       </head>
       <body>
       <main>
@@ -71,10 +70,38 @@ struct HTMLPage {
       if index > 0 { html += "," }
       html += timeline.json
     }
-    html += "]}</script>\n<script>\n"
-    html += Self.script
-    html += "\n</script>\n</body>\n</html>\n"
+    html += "]}</script>\n"
+    html += Self.scriptElement
+    html += "\n</body>\n</html>\n"
     return html
+  }
+
+  /// The page's style sheet, `Resources/report.css`, as an inline `<style>` element.
+  ///
+  /// The colours of the marks are the legend's and the script's: window blue, linearization
+  /// green, an operation that cannot be placed red, one that fits but leads nowhere orange.
+  private static let styleElement = inlineElement("style", source: PackageResources.report_css)
+
+  /// The page's script, `Resources/report.js`, as an inline `<script>` element.
+  ///
+  /// It reads the JSON of `<script id="racecheck-data">`, and for each `<figure
+  /// data-timeline>` adds a toolbar (zoom, fit, "show the failure", a search box taking
+  /// text, `op:NAME` or `key:KEY`), the canvas and a button per marked operation. Only the
+  /// rows and the time span in view are drawn, and bars narrower than a pixel share it, so
+  /// 100,000 operations zoom and pan smoothly. When done it records on `<html>` the number
+  /// of operations drawn (`data-drawn-operations`) and `performance.now()` (`data-load-ms`).
+  private static let scriptElement = inlineElement("script", source: PackageResources.report_js)
+
+  /// An element named `name` whose content is `source`, on lines of its own between its tags.
+  ///
+  /// `source` is a file under `Resources/` that the package manifest compiles into the module as
+  /// UTF-8 bytes (`PackageResources`), so an executable that writes the page needs no resource
+  /// bundle beside it. The content is not escaped: the files are the page's own, and a test
+  /// checks that neither holds its element's end tag.
+  private static func inlineElement(_ name: String, source: [UInt8]) -> String {
+    var content = String(decoding: source, as: UTF8.self)
+    if !content.hasSuffix("\n") { content += "\n" }
+    return "<\(name)>\n\(content)</\(name)>"
   }
 
   /// The key to the timeline's colours; the marks only when the history has no linearization.

@@ -61,6 +61,21 @@ extension RaceCheckTestSuite {
       #expect(arguments[1].first == Value.string(hostile).description)
     }
 
+    @Test func styleSheetAndScriptAreTheResourceFilesWhole() throws {
+      let html = HTMLReport.page(of: Pages.failedCheck(), window: nil)
+      let resources = DocumentationFiles.root.appendingPathComponent(
+        "Sources/RaceCheckCommandLine/HTML/Resources")
+      let style = try String(
+        contentsOf: resources.appendingPathComponent("report.css"), encoding: .utf8)
+      let script = try String(
+        contentsOf: resources.appendingPathComponent("report.js"), encoding: .utf8)
+      #expect(html.contains("<style>\n\(style)</style>\n</head>"))
+      #expect(html.contains("<script>\n\(script)</script>\n</body>"))
+      // The files are inlined unescaped, so the style sheet must not end its element early (the
+      // script's end tags are counted with the hostile strings').
+      #expect(html.components(separatedBy: "</style").count - 1 == 1)
+    }
+
     @Test func pageLoadsNothingFromElsewhere() {
       let html = HTMLReport.page(of: Pages.failedCheck(), window: nil)
       #expect(html.contains("default-src 'none'"))
