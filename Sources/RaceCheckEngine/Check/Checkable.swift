@@ -1,11 +1,10 @@
 /// Something racecheck can check, isolate and replay: a type that gives the ``Spec`` it checks.
 ///
 /// Every ``Spec`` is one, its ``spec`` itself. A type of your own conforms by giving its
-/// spec, and gets what a spec gets: ``check(_:configuration:function:fileID:filePath:line:column:)``
-/// from a test (in an isolated child, with `RACECHECK_SEED` replay), ``check(_:)`` in this
-/// process, and a ``Target`` of a ``CommandLineDriver`` (`run` and `demo` in an isolated
-/// child, progress, interruption, repro files and `replay`). A type suits a family of checks
-/// that differ by a parameter:
+/// spec, and gets what a spec gets: `check(_:configuration:)` from a test (in an isolated
+/// child, with `RACECHECK_SEED` replay), ``check(_:)`` in this process, and a ``Target`` of
+/// a ``CommandLineDriver`` (`run` and `demo` in an isolated child, progress, interruption,
+/// repro files and `replay`). A type suits a family of checks that differ by a parameter:
 ///
 /// ```swift
 /// struct SafeArrayCheck: Checkable {
@@ -48,7 +47,7 @@ extension Checkable {
   /// Runs scenarios in this process until one fails or the budget is spent, and reports what was found.
   ///
   /// Whatever ``Configuration/isolated`` says, this check runs in this process and records
-  /// nothing in a test: for a test, call ``check(_:configuration:function:fileID:filePath:line:column:)``.
+  /// nothing in a test: for a test, call `check(_:configuration:)`, which checks in an isolated child.
   ///
   /// ```swift
   /// let report = SafeArrayCheck(largest: 4).check(Configuration(seed: 1))

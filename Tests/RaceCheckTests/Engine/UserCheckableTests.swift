@@ -44,6 +44,37 @@ extension RaceCheckTestSuite {
       #expect(first.hasPrefix("Replayed \(path): the failure showed again, in "), "\(first)")
     }
 
+    /// Rows 23 and 24 of the catalogue are a `Checkable` of their own, not a `Spec`: the `racecheck` executable's worker child serves them through their `spec`.
+    @Test func theExecutableChecksACatalogueRowOfItsOwnTypeInAChild() throws {
+      let run = try RacecheckProcess.run([
+        "run", "TrappingSubscriptArray", "--scenarios", "3", "--invocations", "50",
+        "--repro-dir", FileManagerTemporary.directory,
+      ])
+      #expect(run.status == 0, "\(run.output)\(run.errors)")
+      #expect(run.output.hasPrefix("racecheck: TrappingSubscriptArray passed: "), "\(run.output)")
+    }
+
+    @Test func theExecutableReplaysAReproOfACatalogueRowOfItsOwnTypeInAChild() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      // A correct array's append and count: the recorded failure cannot show again, so the
+      // replay runs out its time, in a child that serves the row through its `spec`.
+      var configuration = Configuration(seed: 1)
+      configuration.origin = .program("racecheck")
+      let repro = Repro(
+        target: "TrappingSubscriptArray", seed: 1, scenarioIndex: 0,
+        configuration: configuration,
+        scenario: Scenario(initial: [Scenario.Call("append", [.int(1)]), Scenario.Call("count")]),
+        diagnosis: nil, history: nil, failure: .nonLinearizable)
+      let path = directory.path + "/TrappingSubscriptArray-repro.json"
+      try JSONEncoder().encode(repro).write(to: URL(fileURLWithPath: path))
+      let replay = try RacecheckProcess.run(["replay", path, "--time", "0.5"])
+      #expect(replay.status == 3, "\(replay.output)\(replay.errors)")
+      #expect(
+        replay.output.hasPrefix("Replayed \(path): inconclusive: the failure did not show in "),
+        "\(replay.output)")
+    }
+
     @Test func aTargetOfItReportsProgressAndStopsWhenInterrupted() {
       let interruption = Interruption.never
       let seen = Mutex<[CheckProgress]>([])
