@@ -37,6 +37,9 @@ public protocol Checkable: Sendable {
   associatedtype Model: Hashable & Sendable
 
   /// The spec every check, worker child and replay of this checkable runs.
+  ///
+  /// Give the same spec each time it is asked: a worker child and a replay ask their own
+  /// value of the type for it, and run what it gives under the name the check recorded.
   var spec: Spec<Subject, Model> { get }
 }
 
