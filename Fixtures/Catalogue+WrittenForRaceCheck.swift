@@ -9,36 +9,47 @@ extension Catalogue {
   /// Indices for the trapping array: narrow, so that early scenarios hit the slots that exist.
   private static let slot = Generator<Int>.int(in: 0...3)
 
-  private static func trappingSubscriptArraySpec(name: String, sharesItsLock: Bool) -> Spec<
-    TrappingSubscriptArray, ArrayModel
-  > {
-    let make: @Sendable () -> TrappingSubscriptArray = {
-      TrappingSubscriptArray(sharesItsLock: sharesItsLock)
-    }
-    return Spec(name, make: make, model: ArrayModel()) {
-      Operation("count") { (array: TrappingSubscriptArray) in array.count }
-      Operation("get", slot) { (array: TrappingSubscriptArray, index: Int) in array[index] }
+  /// Rows 23 and 24: one class whose lock is shared by every access, or made anew for each.
+  ///
+  /// A checkable of its own, as a user's family of checks would be (not a ``Spec``), so
+  /// that the command line's isolated checks and `replay` run one through its `spec`.
+  struct TrappingSubscriptArrayCheck: Checkable {
+    /// Whether every access takes the array's one lock (row 23), or a lock made anew (row 24).
+    var sharesItsLock: Bool
+
+    var spec: Spec<TrappingSubscriptArray, ArrayModel> {
+      let sharesItsLock = sharesItsLock
+      let make: @Sendable () -> TrappingSubscriptArray = {
+        TrappingSubscriptArray(sharesItsLock: sharesItsLock)
+      }
+      let name = sharesItsLock ? "TrappingSubscriptArray" : "TrappingSubscriptArrayUnsharedLock"
+      return Spec(name, make: make, model: ArrayModel()) {
+        Operation("count") { (array: TrappingSubscriptArray) in array.count }
+        Operation("get", Catalogue.slot) { (array: TrappingSubscriptArray, index: Int) in
+          array[index]
+        }
         .requires { (model: ArrayModel, index: Int) in index < model.count }
-      Operation("append", .int(in: 0...3)) { (array: TrappingSubscriptArray, x: Int) in
-        array.append(x)
+        Operation("append", .int(in: 0...3)) { (array: TrappingSubscriptArray, x: Int) in
+          array.append(x)
+        }
+        Operation("remove", Catalogue.slot) { (array: TrappingSubscriptArray, index: Int) in
+          _ = array.remove(at: index)
+        }
+        .requires { (model: ArrayModel, index: Int) in index < model.count }
       }
-      Operation("remove", slot) { (array: TrappingSubscriptArray, index: Int) in
-        _ = array.remove(at: index)
-      }
-      .requires { (model: ArrayModel, index: Int) in index < model.count }
     }
   }
 
   static var trappingSubscriptArray: Target {
     Target(
-      trappingSubscriptArraySpec(name: "TrappingSubscriptArray", sharesItsLock: true),
+      TrappingSubscriptArrayCheck(sharesItsLock: true),
       summary: "a locked array whose subscript and remove(at:) trap out of range, as Array's do",
       expectation: .pass)
   }
 
   static var trappingSubscriptArrayUnsharedLock: Target {
     Target(
-      trappingSubscriptArraySpec(name: "TrappingSubscriptArrayUnsharedLock", sharesItsLock: false),
+      TrappingSubscriptArrayCheck(sharesItsLock: false),
       summary:
         "TrappingSubscriptArray whose lock is made anew on every access, so nothing excludes",
       expectation: .fail(.dataRace, or: [.unclassified, .lostUpdate]))

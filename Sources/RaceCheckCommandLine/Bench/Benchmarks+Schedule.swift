@@ -10,19 +10,18 @@ extension Benchmarks {
     _ plan: BenchmarkPlan, target: (String) throws(Error) -> Target, duration: Duration,
     record: (BenchmarkResult) -> Void
   ) throws(Error) {
-    if let name = plan.scheduleThroughputTarget,
-      let benchmarkable = try target(name).checkable as? any ScheduleBenchmarkable
-    {
+    if let name = plan.scheduleThroughputTarget {
+      let measured = try target(name).checkable
       record(
         BenchmarkResult(
           name: "schedules-per-second/\(name)/2x3",
-          value: benchmarkable.scheduleThroughput(shape: twoByThree, duration: duration).rounded(),
+          value: measured.scheduleThroughput(shape: twoByThree, duration: duration).rounded(),
           unit: "schedules/s"))
       // The same dictionary scheduled through the interposer and through RaceCheckSync.
       for (variant, spec) in [
         (
           "interposed",
-          BarrierDictionaries.spec(BarrierDictionaries.Interposed.self) as any ScheduleBenchmarkable
+          BarrierDictionaries.spec(BarrierDictionaries.Interposed.self) as any Checkable
         ),
         ("RaceCheckSync", BarrierDictionaries.spec(BarrierDictionaries.Primitives.self)),
       ] {
@@ -34,13 +33,11 @@ extension Benchmarks {
       }
     }
     for name in plan.scheduleThroughputTargets {
-      guard let benchmarkable = try target(name).checkable as? any ScheduleBenchmarkable else {
-        continue
-      }
+      let measured = try target(name).checkable
       record(
         BenchmarkResult(
           name: "schedules-per-second/\(name)/2x3",
-          value: benchmarkable.scheduleThroughput(shape: twoByThree, duration: duration).rounded(),
+          value: measured.scheduleThroughput(shape: twoByThree, duration: duration).rounded(),
           unit: "schedules/s"))
     }
     if plan.scheduleThroughputTarget != nil || !plan.scheduleFirstFailureTargets.isEmpty {

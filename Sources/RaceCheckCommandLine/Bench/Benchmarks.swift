@@ -93,21 +93,16 @@ package enum Benchmarks {
       progress(result)
     }
     let throughput = try target(plan.throughputTarget)
-    if let benchmarkable = throughput.checkable as? any Benchmarkable {
-      let shape = Configuration.Shape(
-        threads: 2, operationsPerThread: 5, initialOperations: 0, postOperations: 0)
+    let twoByFive = Configuration.Shape(
+      threads: 2, operationsPerThread: 5, initialOperations: 0, postOperations: 0)
+    for recording in [true, false] {
+      let invocations = throughput.checkable.stressThroughput(
+        shape: twoByFive, duration: duration, recording: recording)
       record(
         BenchmarkResult(
-          name: "stress-invocations-per-second/\(throughput.name)/2x5/checked",
-          value: benchmarkable.stressThroughput(shape: shape, duration: duration, recording: true)
-            .rounded(),
-          unit: "invocations/s"))
-      record(
-        BenchmarkResult(
-          name: "stress-invocations-per-second/\(throughput.name)/2x5/bare",
-          value: benchmarkable.stressThroughput(shape: shape, duration: duration, recording: false)
-            .rounded(),
-          unit: "invocations/s"))
+          name: "stress-invocations-per-second/\(throughput.name)/2x5/"
+            + (recording ? "checked" : "bare"),
+          value: invocations.rounded(), unit: "invocations/s"))
     }
     try runSchedulePart(plan, target: target, duration: duration, record: record)
     for name in plan.firstFailureTargets {

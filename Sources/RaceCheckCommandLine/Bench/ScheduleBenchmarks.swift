@@ -2,35 +2,6 @@ import Foundation
 import RaceCheckEngine
 import RaceCheckSync
 
-/// A spec whose schedule mode can be measured; every ``Spec`` is one.
-package protocol ScheduleBenchmarkable {
-  /// Random schedules per second of the first scenario of `shape`, run and checked, over about `duration`.
-  func scheduleThroughput(shape: Configuration.Shape, duration: Duration) -> Double
-}
-
-extension Spec: ScheduleBenchmarkable {
-  package func scheduleThroughput(shape: Configuration.Shape, duration: Duration) -> Double {
-    let generator = ScenarioGenerator(spec: self, shape: shape)
-    let runner = ScheduleScenarioRunner(
-      spec: self, settings: ScheduleSettings(schedulesPerScenario: 100))
-    let started = MonotonicInstant.now()
-    let deadline = Deadline.after(duration, from: started)
-    var schedules = 0
-    var index = 0
-    while !deadline.hasPassed {
-      let scenario = generator.scenario(seed: 0xBE7C, index: index)
-      guard
-        let result = try? runner.run(
-          RunRequest(
-            scenario: scenario, seed: UInt64(index), invocations: 100, untilFirstFailure: false))
-      else { return 0 }
-      schedules += result.invocations
-      index += 1
-    }
-    return started.elapsed.rate(of: schedules)
-  }
-}
-
 /// Measures what the RaceCheckSync primitives cost over the raw ones when no scheduler is installed.
 enum PrimitiveOverhead {
   /// Nanoseconds per uncontended `sync` on a serial queue: the raw `DispatchQueue`'s and `SyncQueue`'s.

@@ -47,22 +47,20 @@ enum ReplayCommand {
     let path = parsed.positionals[0]
     let timeLimit = try parsed.duration("--time") ?? defaultTime
     let report: ReplayReport
-    let replayed: any Checkable
+    let replayed: Target
     let interruption = Interruption.watch()
     defer { interruption.stop() }
     let statusLine = context.statusLine(for: parsed)
     do throws(ReproError) {
       let repro = try Repro.read(from: path)
-      guard let target = context.driver.targets.first(where: { $0.name == repro.target }),
-        let checkable = target.checkable as? any SessionCheckable
-      else {
+      guard let target = context.driver.targets.first(where: { $0.name == repro.target }) else {
         throw unknownTarget(of: repro, at: path, programName: context.programName)
       }
-      report = try checkable.replay(
+      report = try target.replay(
         repro, timeLimit: timeLimit, worker: context.worker, interruption: interruption,
         progress: statusLine?.progress())
       statusLine?.clear()
-      replayed = checkable
+      replayed = target
     } catch {
       context.printError("\(context.programName): \(error.naming(path))")
       return .dataError
@@ -77,7 +75,7 @@ enum ReplayCommand {
     status = HTMLOption.write(parsed, status: status, context) {
       let window =
         report.evidence?.kind == .nonLinearizable
-        ? report.history.flatMap(replayed.failingWindow) : nil
+        ? report.history.flatMap { replayed.checkable.failingWindow(of: $0) } : nil
       return HTMLReport.page(of: report, file: path, window: window)
     }
     if parsed.flag("--json") {

@@ -1,53 +1,9 @@
-extension Spec: SessionCheckable {
-  public func check(_ configuration: Configuration) -> CheckReport {
-    check(configuration, worker: nil, interruption: nil, progress: nil)
-  }
-
-  package func check(
-    _ configuration: Configuration, worker: WorkerCommand?, interruption: Interruption?,
-    progress: ProgressSink?
-  ) -> CheckReport {
-    ChecksInThisProcess.oneAtATime {
-      session(configuration, worker: worker, interruption: interruption, progress: progress).run()
-    }
-  }
-
-  /// Runs a repro file's scenario again in this process: its recorded schedule once, or until its failure shows or `timeLimit` runs out.
-  ///
-  /// ```swift
-  /// let report = try spec.replay(try Repro.read(from: path))
-  /// ```
-  package func replay(_ repro: Repro, timeLimit: Duration = .seconds(30)) throws(ReproError)
-    -> ReplayReport
-  {
-    try replay(repro, timeLimit: timeLimit, worker: nil, interruption: nil, progress: nil)
-  }
-
-  package func replay(
-    _ repro: Repro, timeLimit: Duration, worker: WorkerCommand?, interruption: Interruption?,
-    progress: ProgressSink?
-  ) throws(ReproError) -> ReplayReport {
-    guard repro.target == name else {
-      throw .wrongTarget(path: "", recorded: repro.target, expected: name)
-    }
-    do {
-      _ = try PreparedScenario(repro.scenario, spec: self)
-    } catch {
-      throw .scenarioMismatch(path: "", error)
-    }
-    var configuration = repro.configuration
-    if repro.schedule != nil, configuration.schedule == nil {
-      configuration.schedule = ScheduleSettings()
-    }
-    // Whatever the failure was, the replayed scenario may now crash or hang instead: with a
-    // worker, it runs in a child as `run` does, even when the run that recorded it did not.
-    if worker != nil { configuration.isolated = true }
-    return session(configuration, worker: worker, interruption: interruption, progress: progress)
-      .replay(repro, timeLimit: timeLimit)
-  }
+extension Spec: Checkable {
+  /// The spec itself: a spec is the checkable it checks.
+  public var spec: Spec<Subject, Model> { self }
 
   /// The session of one check: in a worker child when `worker` names one, else in this process.
-  private func session(
+  func session(
     _ configuration: Configuration, worker: WorkerCommand?, interruption: Interruption?,
     progress: ProgressSink?
   ) -> CheckSession<Subject, Model> {
@@ -63,12 +19,19 @@ extension Spec: SessionCheckable {
       progress: progress)
   }
 
-  /// Names a built-in model (``HistoryModel``) with its initial state; a spec's own model by the spec's name.
-  package func recordedHistory(_ history: History) -> RecordedHistory {
-    guard let model = model as? any HistoryModel else {
-      return RecordedHistory(history, model: name, initial: nil)
-    }
-    return RecordedHistory(history, model: type(of: model).name, initial: model.state)
+  /// The in-process runner of `configuration`'s mode, reporting its progress to `observer`; a stress runner stops early when `interruption` fires.
+  func makeRunner(
+    _ configuration: Configuration, observer: (any RunObserver)?, interruption: Interruption?
+  ) -> any ScenarioRunning {
+    let runner: any ScenarioRunning =
+      if let settings = configuration.schedule {
+        ScheduleScenarioRunner(spec: self, settings: settings, observer: observer)
+      } else {
+        StressScenarioRunner(
+          spec: self, observer: observer, shouldStop: { interruption?.signal != nil })
+      }
+    guard usesMainThread else { return runner }
+    return MainThreadRunner(runner, startsThreadZeroItself: configuration.schedule != nil)
   }
 
   /// Says what makes the spec unusable before anything runs, or nil when it is sound.

@@ -1,11 +1,11 @@
-/// A spec the command line can run by name, with the verdict it is expected to reach, if known.
+/// A spec, or a ``Checkable`` of your own, that the command line can run by name, with the verdict it is expected to reach, if known.
 ///
 /// ```swift
-/// let targets = [Target(spec, summary: "my locked cache")]
+/// let targets = [Target(cacheSpec, summary: "my locked cache"), Target(SafeArrayCheck(largest: 4))]
 /// CommandLineDriver.main(targets: targets)
 /// ```
 public struct Target: Sendable {
-  /// The spec to check.
+  /// What the target checks: a ``Spec``, or a type of your own that gives one.
   package var checkable: any Checkable
   /// A line for `racecheck list`.
   public var summary: String
@@ -18,7 +18,7 @@ public struct Target: Sendable {
   /// The budget `racecheck demo` gives this target instead of ``Configuration/demo(seed:)``'s, for a bug that shows rarely.
   public var demoConfiguration: Configuration?
 
-  /// The target's name: its spec's.
+  /// The target's name: its spec's, which its reports and repro files carry.
   public var name: String { checkable.name }
 
   /// The verdict stress mode expects in this build: ``sanitizerExpectation`` under Thread Sanitizer, where set.
@@ -29,15 +29,12 @@ public struct Target: Sendable {
   /// The verdict schedule mode expects: ``scheduleExpectation``, else ``expectation``.
   public var scheduleModeExpectation: Expectation? { scheduleExpectation ?? expectation }
 
-  /// Checks the target, in a child started by `worker` when the spec can run in one, else in this process.
+  /// Checks the target, in a child started by `worker` when the configuration is isolated and `worker` is not nil, else in this process.
   package func check(
     _ configuration: Configuration, worker: WorkerCommand?, interruption: Interruption? = nil,
     progress: ProgressSink? = nil
   ) -> CheckReport {
-    guard let checkable = checkable as? any SessionCheckable else {
-      return self.checkable.check(configuration)
-    }
-    return checkable.check(
+    checkable.check(
       configuration, worker: worker, interruption: interruption, progress: progress)
   }
 
@@ -46,26 +43,13 @@ public struct Target: Sendable {
     _ repro: Repro, timeLimit: Duration = .seconds(30), worker: WorkerCommand?,
     interruption: Interruption? = nil, progress: ProgressSink? = nil
   ) throws(ReproError) -> ReplayReport {
-    guard let checkable = checkable as? any SessionCheckable else {
-      throw .unknownTarget(path: "", recorded: repro.target)
-    }
-    return try checkable.replay(
+    try checkable.replay(
       repro, timeLimit: timeLimit, worker: worker, interruption: interruption, progress: progress)
   }
 
-  /// Creates a target that checks `spec`, with the summary and expectation `list` and `demo` show.
-  public init<Subject, Model>(
-    _ spec: Spec<Subject, Model>, summary: String = "", expectation: Expectation? = nil,
-    demoConfiguration: Configuration? = nil
-  ) {
-    self.init(
-      checkable: spec, summary: summary, expectation: expectation,
-      demoConfiguration: demoConfiguration)
-  }
-
-  /// Creates a target of any checkable.
-  package init(
-    checkable: any Checkable, summary: String = "", expectation: Expectation? = nil,
+  /// Creates a target that checks `checkable`, with the summary and expectation `list` and `demo` show.
+  public init(
+    _ checkable: some Checkable, summary: String = "", expectation: Expectation? = nil,
     demoConfiguration: Configuration? = nil
   ) {
     self.checkable = checkable

@@ -25,4 +25,16 @@ extension Spec {
     }
     return steps
   }
+
+  /// The array model's elements after `calls` from the initial state, as the calls' operations change the model, or nil when the model is not an array or a call does not fit or is invalid.
+  func arrayElements(after calls: [Scenario.Call]) -> [Value]? {
+    // Each call's own operation says what it does to the model, its own model closure included.
+    guard model is ArrayModel,
+      calls.allSatisfy({ call in
+        operation(named: call.operation).map { $0.validate(call.arguments) == nil } ?? false
+      }),
+      let state = ModelInterleavings(spec: self).state(after: calls[...], from: model)
+    else { return nil }
+    return (state as? ArrayModel)?.elements
+  }
 }

@@ -14,13 +14,11 @@ package enum IsolatedWorker {
   /// Call it first thing in a program that offers isolation, before anything else starts threads.
   package static func runIfRequested(targets: [Target]) {
     guard let job = currentJob() else { return }
-    guard let target = targets.first(where: { $0.name == job.target }),
-      let isolatable = target.checkable as? any IsolatedCheckable
-    else {
+    guard let target = targets.first(where: { $0.name == job.target }) else {
       Console.printError("racecheck worker: no target '\(job.target)' in this program")
       exit(70)
     }
-    run(job, on: isolatable)
+    run(job, on: target.checkable)
   }
 
   /// The job this process was started for, nil when it is not a worker; exits when the job cannot be read.
@@ -34,7 +32,7 @@ package enum IsolatedWorker {
   }
 
   /// Serves `job`'s requests on `checkable` with the crash handler installed, then exits when the parent closes the requests pipe.
-  static func run(_ job: WorkerJob, on checkable: any IsolatedCheckable) -> Never {
+  static func run(_ job: WorkerJob, on checkable: some Checkable) -> Never {
     // An interrupt from the terminal reaches the whole process group; the parent decides what it means.
     signal(SIGINT, SIG_IGN)
     endWithParent(job.parent)
@@ -45,7 +43,10 @@ package enum IsolatedWorker {
       rc_sanitizer_use_log(recorder.races)
       let link = WorkerLink(recorder: recorder, messages: WorkerJob.messagesDescriptor)
       let serving = UncheckedBox(
-        (runner: checkable.makeRunner(job.configuration, observer: link), link: link))
+        (
+          runner: checkable.spec.makeRunner(job.configuration, observer: link, interruption: nil),
+          link: link
+        ))
       // The main thread serves the main queue meanwhile, so that `@MainActor` code and
       // `DispatchQueue.main` run in the child as in an app.
       MainQueueService.serve { serveRequests(serving.value.runner, link: serving.value.link) }
@@ -106,49 +107,5 @@ private struct RequestLines: Sequence, IteratorProtocol {
       guard count > 0 else { return nil }
       buffered += chunk[..<count]
     }
-  }
-}
-
-/// A checkable that can run in an isolated child; every ``Spec`` is one.
-protocol IsolatedCheckable {
-  /// The in-process runner of `configuration`'s mode, reporting its progress to `observer`.
-  func makeRunner(_ configuration: Configuration, observer: (any RunObserver)?)
-    -> any ScenarioRunning
-
-  /// The array model's elements after `calls` from the initial state, as the calls' operations change the model, or nil when the model is not an array or a call does not fit or is invalid.
-  func arrayElements(after calls: [Scenario.Call]) -> [Value]?
-}
-
-extension Spec: IsolatedCheckable {
-  func makeRunner(_ configuration: Configuration, observer: (any RunObserver)?)
-    -> any ScenarioRunning
-  {
-    makeRunner(configuration, observer: observer, interruption: nil)
-  }
-
-  /// The in-process runner of `configuration`'s mode.
-  func makeRunner(
-    _ configuration: Configuration, observer: (any RunObserver)?, interruption: Interruption?
-  ) -> any ScenarioRunning {
-    let runner: any ScenarioRunning =
-      if let settings = configuration.schedule {
-        ScheduleScenarioRunner(spec: self, settings: settings, observer: observer)
-      } else {
-        StressScenarioRunner(
-          spec: self, observer: observer, shouldStop: { interruption?.signal != nil })
-      }
-    guard usesMainThread else { return runner }
-    return MainThreadRunner(runner, startsThreadZeroItself: configuration.schedule != nil)
-  }
-
-  func arrayElements(after calls: [Scenario.Call]) -> [Value]? {
-    // Each call's own operation says what it does to the model, its own model closure included.
-    guard model is ArrayModel,
-      calls.allSatisfy({ call in
-        operation(named: call.operation).map { $0.validate(call.arguments) == nil } ?? false
-      }),
-      let state = ModelInterleavings(spec: self).state(after: calls[...], from: model)
-    else { return nil }
-    return (state as? ArrayModel)?.elements
   }
 }

@@ -127,7 +127,7 @@ extension CheckSession {
       guard let crash = failure.evidence.crash else { return nil }
       var diagnoser = CrashDiagnoser(
         evidence: crash, scenario: scenario,
-        arrayAfter: { [spec] in (spec as any IsolatedCheckable).arrayElements(after: $0) },
+        arrayAfter: { [spec] in spec.arrayElements(after: $0) },
         crashesSequentially: { [self] in
           guard
             let result = try? run(

@@ -1,4 +1,4 @@
-/// Checks `spec` from a test: a failure fails the calling test at this line with the full report.
+/// Checks a spec, or a ``Checkable`` of your own, from a test: a failure fails the calling test at this line with the full report.
 ///
 /// Works from a Swift Testing `@Test` and from an XCTest method. A pass prints one line
 /// to standard output saying what it explored and how settled it was. Set
@@ -19,8 +19,8 @@
 ///
 /// - Returns: The report, for tests that want to look at it.
 @discardableResult
-public func check<Subject, Model>(
-  _ spec: Spec<Subject, Model>,
+public func check(
+  _ checkable: some Checkable,
   configuration: Configuration = Configuration(),
   function: String = #function,
   fileID: String = #fileID,
@@ -30,13 +30,13 @@ public func check<Subject, Model>(
 ) -> CheckReport {
   let test = TestCheck(
     function: function, fileID: fileID, filePath: filePath, line: line, column: column)
-  switch test.prepare(spec, configuration) {
+  switch test.prepare(checkable, configuration) {
   case .finished(let report): return report
-  case .ready(let run): return test.finish(run.perform(spec), of: run)
+  case .ready(let run): return test.finish(run.perform(checkable), of: run)
   }
 }
 
-/// Checks `spec` from an `async` test: a failure fails the calling test at this line with the full report.
+/// Checks a spec, or a ``Checkable`` of your own, from an `async` test: a failure fails the calling test at this line with the full report.
 ///
 /// The check runs on a thread of its own while the test awaits it, so that no thread of
 /// Swift's cooperative pool waits for it: the `async` operations it checks run their
@@ -53,8 +53,8 @@ public func check<Subject, Model>(
 ///
 /// - Returns: The report, for tests that want to look at it.
 @discardableResult
-public func check<Subject, Model>(
-  _ spec: Spec<Subject, Model>,
+public func check(
+  _ checkable: some Checkable,
   configuration: Configuration = Configuration(),
   function: String = #function,
   fileID: String = #fileID,
@@ -64,10 +64,10 @@ public func check<Subject, Model>(
 ) async -> CheckReport {
   let test = TestCheck(
     function: function, fileID: fileID, filePath: filePath, line: line, column: column)
-  switch test.prepare(spec, configuration) {
+  switch test.prepare(checkable, configuration) {
   case .finished(let report): return report
   case .ready(let run):
-    let report = await TestCheck.onThreadOfItsOwn { run.perform(spec) }
+    let report = await TestCheck.onThreadOfItsOwn { run.perform(checkable) }
     return test.finish(report, of: run)
   }
 }

@@ -24,19 +24,20 @@ struct TestCheck {
     enum Work: Sendable {
       /// In a re-launched test binary, this check serves as the worker and ends the process.
       case serve(WorkerJob)
-      /// Checks the spec, in a child running the calling test alone when there is a worker command.
+      /// Checks the checkable, in a child running the calling test alone when there is a worker command.
       case check(Configuration, worker: WorkerCommand?, testCommand: String)
     }
 
     let work: Work
 
     /// Runs the work; a worker never returns.
-    func perform<Subject, Model>(_ spec: Spec<Subject, Model>) -> CheckReport {
+    func perform(_ checkable: some Checkable) -> CheckReport {
       switch work {
       case .serve(let job):
-        IsolatedWorker.run(job, on: spec)
+        IsolatedWorker.run(job, on: checkable)
       case .check(let configuration, let worker, let testCommand):
-        var report = spec.check(configuration, worker: worker, interruption: nil, progress: nil)
+        var report = checkable.check(
+          configuration, worker: worker, interruption: nil, progress: nil)
         report.replayCommand = TestReplay.command(
           seed: report.seed, scenario: report.failure?.scenarioIndex, testCommand: testCommand)
         return report
@@ -47,14 +48,13 @@ struct TestCheck {
   private var callSite: String { "\(fileID):\(line):\(column)" }
 
   /// Works out what the check does, on the calling test's task.
-  func prepare<Subject, Model>(_ spec: Spec<Subject, Model>, _ configuration: Configuration)
-    -> Step
-  {
+  func prepare(_ checkable: some Checkable, _ configuration: Configuration) -> Step {
     // In a re-launched test binary, the check the parent asked for serves as the worker and
     // exits; any other check on the way is skipped.
     if let job = IsolatedWorker.currentJob() {
-      guard job.target == spec.name, job.callSite == callSite else {
-        return .finished(CheckReport(target: spec.name, seed: 0, configuration: configuration))
+      guard job.target == checkable.name, job.callSite == callSite else {
+        return .finished(
+          CheckReport(target: checkable.name, seed: 0, configuration: configuration))
       }
       return .ready(Run(work: .serve(job)))
     }
@@ -63,7 +63,7 @@ struct TestCheck {
       try TestReplay.apply(to: &configuration)
     } catch {
       let report = CheckReport(
-        target: spec.name, seed: 0, configuration: configuration,
+        target: checkable.name, seed: 0, configuration: configuration,
         outcome: .specError(SpecError(message: error.description)))
       record(report.description)
       return .finished(report)

@@ -119,6 +119,10 @@ extension RaceCheckTestSuite {
       ArticleCheck.passes(spec)
     }
 
+    @Test func aCheckOfYourOwnType() {
+      ArticleCheck.passes(SafeArrayCheck(largest: 4), isolated: true)
+    }
+
     @Test func aDriverOfYourOwnTargets() {
       let cacheSpec = Spec("Cache", make: ClickCounter.init, model: CounterModel()) {
         Operation("get") { (counter: ClickCounter) in counter.value }
@@ -165,15 +169,31 @@ extension RaceCheckTestSuite {
 
 /// Runs the articles' specs with a small budget in this process.
 enum ArticleCheck {
-  static func passes<Subject, Model>(
-    _ spec: Spec<Subject, Model>, isolated: Bool = false,
+  static func passes(
+    _ checkable: some Checkable, isolated: Bool = false,
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
     let configuration = Configuration(
       seed: 1, scenarios: 3, invocations: 100, reproDirectory: NSTemporaryDirectory(),
       isolated: isolated)
-    let report = check(spec, configuration: configuration)
+    let report = check(checkable, configuration: configuration)
     #expect(report.verdict == .pass, "\(report)", sourceLocation: sourceLocation)
+  }
+}
+
+/// The SafeArray check with values and indexes up to `largest`.
+struct SafeArrayCheck: Checkable {
+  var largest: Int
+
+  var spec: Spec<SafeArray<Int>, ArrayModel> {
+    Spec("SafeArray-\(largest)", make: SafeArray<Int>.init, model: ArrayModel()) {
+      Operation("get", .int(in: 0...largest)) { (array: SafeArray<Int>, index: Int) in
+        array.element(at: index)
+      }
+      Operation("append", .int(in: 0...largest)) { (array: SafeArray<Int>, value: Int) in
+        array.append(value)
+      }
+    }
   }
 }
 

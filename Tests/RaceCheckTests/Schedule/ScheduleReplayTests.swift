@@ -34,8 +34,7 @@ extension RaceCheckTestSuite {
       let repro = try Repro.read(from: try #require(failure.reproPath))
       #expect(repro.schedule == failure.trace?.schedule)
       for _ in 1...3 {
-        let replay = try #require(target.checkable as? Spec<AtomicCounter, CounterModel>).replay(
-          repro)
+        let replay = try target.checkable.replay(repro)
         #expect(replay.divergence == nil)
         #expect(replay.failures == 1)
         #expect(replay.trace == failure.trace)

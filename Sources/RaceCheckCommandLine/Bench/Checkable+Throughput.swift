@@ -1,0 +1,58 @@
+import RaceCheckEngine
+
+// What `racecheck bench` measures of a target: how fast its runners go.
+extension Checkable {
+  /// Invocations per second of `shape`'s scenarios over about `duration`, recorded and checked or bare.
+  package func stressThroughput(shape: Configuration.Shape, duration: Duration, recording: Bool)
+    -> Double
+  {
+    let spec = spec
+    let generator = ScenarioGenerator(spec: spec, shape: shape)
+    let runner = StressRunner(spec: spec, threads: shape.threads)
+    defer { runner.shutDown() }
+    let started = MonotonicInstant.now()
+    let deadline = Deadline.after(duration, from: started)
+    var invocations = 0
+    var index = 0
+    while !deadline.hasPassed {
+      guard
+        let prepared = try? PreparedScenario(
+          generator.scenario(seed: 0xBE7C, index: index), spec: spec)
+      else { return 0 }
+      index += 1
+      let batch = 1_000
+      if recording {
+        guard let result = try? runner.run(prepared, invocations: batch, stopAtFirstFailure: false)
+        else { return 0 }
+        invocations += result.invocations
+      } else {
+        runner.runBare(prepared, invocations: batch)
+        invocations += batch
+      }
+    }
+    return started.elapsed.rate(of: invocations)
+  }
+
+  /// Random schedules per second of the first scenario of `shape`, run and checked, over about `duration`.
+  package func scheduleThroughput(shape: Configuration.Shape, duration: Duration) -> Double {
+    let spec = spec
+    let generator = ScenarioGenerator(spec: spec, shape: shape)
+    let runner = ScheduleScenarioRunner(
+      spec: spec, settings: ScheduleSettings(schedulesPerScenario: 100))
+    let started = MonotonicInstant.now()
+    let deadline = Deadline.after(duration, from: started)
+    var schedules = 0
+    var index = 0
+    while !deadline.hasPassed {
+      let scenario = generator.scenario(seed: 0xBE7C, index: index)
+      guard
+        let result = try? runner.run(
+          RunRequest(
+            scenario: scenario, seed: UInt64(index), invocations: 100, untilFirstFailure: false))
+      else { return 0 }
+      schedules += result.invocations
+      index += 1
+    }
+    return started.elapsed.rate(of: schedules)
+  }
+}
