@@ -52,11 +52,22 @@ let package = Package(
       swiftSettings: [.unsafeFlags(["-Xllvm", "-sil-disable-pass=access-enforcement-wmo"])]),
     .executableTarget(name: "racecheck", dependencies: ["RaceCheckCommandLine", "Fixtures"]),
     .executableTarget(name: "racecheck-probe", dependencies: ["RaceCheckEngine"]),
+    // Two test targets: the unit tests (no code under test on real threads or under the
+    // scheduler) run in parallel, the checks of real code one at a time; `swift test` runs both.
+    .target(
+      name: "RaceCheckTestSupport", dependencies: ["RaceCheck", "Fixtures"],
+      path: "Tests/RaceCheckTestSupport"),
+    .testTarget(
+      name: "RaceCheckUnitTests",
+      dependencies: [
+        "RaceCheckHistory", "RaceCheckEngine", "RaceCheckCommandLine", "RaceCheck",
+        "RaceCheckTestSupport", "Fixtures",
+      ]),
     .testTarget(
       name: "RaceCheckTests",
       dependencies: [
         "RaceCheckHistory", "RaceCheckEngine", "RaceCheckCommandLine", "RaceCheck", "RaceCheckSync",
-        "Fixtures",
+        "RaceCheckTestSupport", "Fixtures",
       ]),
   ],
   swiftLanguageModes: [.v6]

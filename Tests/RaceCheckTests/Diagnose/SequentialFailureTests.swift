@@ -1,4 +1,5 @@
 import Foundation
+import RaceCheckTestSupport
 import Testing
 
 @testable import RaceCheckEngine

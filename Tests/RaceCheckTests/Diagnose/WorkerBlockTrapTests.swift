@@ -1,3 +1,4 @@
+import RaceCheckTestSupport
 import Testing
 
 @testable import RaceCheckEngine

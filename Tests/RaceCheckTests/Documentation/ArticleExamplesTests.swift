@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import RaceCheck
+import RaceCheckTestSupport
 import Testing
 
 // Every Swift block of the documentation catalogue's articles and of README.md is copied from

@@ -1,4 +1,5 @@
 import RaceCheck
+import RaceCheckTestSupport
 import Testing
 
 extension RaceCheckTestSuite {

@@ -1,5 +1,6 @@
 import Fixtures
 import Foundation
+import RaceCheckTestSupport
 import Testing
 
 @testable import RaceCheckCommandLine

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import RaceCheck
+import RaceCheckTestSupport
 import Testing
 
 @testable import RaceCheckCommandLine

@@ -1,5 +1,6 @@
 import Fixtures
 import Foundation
+import RaceCheckTestSupport
 import Testing
 
 @testable import RaceCheckEngine
@@ -127,6 +128,21 @@ extension RaceCheckTestSuite {
       configuration.reproDirectory = FileManagerTemporary.directory
       let passing = check(Self.spec(name: "TrappingArrayFromATest"), configuration: configuration)
       #expect(passing.verdict == .pass, "\(passing)")
+    }
+
+    @Test func shrinkingCandidatesKeepEveryRequirement() {
+      let spec = RequirementTests.spec()
+      typealias Call = Scenario.Call
+      let valid = Scenario(
+        initial: [Call("append", [1]), Call("append", [2])],
+        parallel: [[Call("get", [0])], [Call("count")]])
+      #expect(spec.acceptsEveryCall(of: valid))
+      // Dropping the appends leaves the read past the end in every order.
+      var dropped = valid
+      dropped.initial.removeAll()
+      #expect(!spec.acceptsEveryCall(of: dropped))
+      // A spec without requirements accepts every scenario.
+      #expect(OneLockCounter.spec.acceptsEveryCall(of: Scenario(post: [Call("get")])))
     }
   }
 }

@@ -1,4 +1,5 @@
 import RaceCheck
+import RaceCheckTestSupport
 import Synchronization
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import RaceCheck
+import RaceCheckTestSupport
 import XCTest
 
 /// Checks that a failure inside an XCTest method reaches XCTest, at the line of the call.
