@@ -33,7 +33,7 @@ enum Diagnoser {
     // A read torn by writes inside the queue and writes that take effect late can explain the
     // same results: the reads the schedule saw outside the queue decide, so they come first.
     if let initial = spec.model as? any HistoryModel,
-      spec.mapsToVocabulary(history.entries.map(\.call)),
+      spec.mapsToVocabulary(history.operations.map(\.name)),
       let diagnosis = EscapedLiveStorage.diagnose(
         history, escapedReads: escapedReads, initial: initial)
         ?? LostUpdate.diagnose(history, initial: initial)

@@ -11,7 +11,7 @@ enum EscapedLiveStorage {
     _ history: History, escapedReads: [EscapedRead], initial: Model
   ) -> Diagnosis? {
     let reads = escapedReads.filter { read in
-      history.entries.contains(read.reader) && history.entries.contains(read.writer)
+      history.operations.contains(read.reader) && history.operations.contains(read.writer)
         && leavesStateUnchanged(read.reader, in: Model.self)
         && !leavesStateUnchanged(read.writer, in: Model.self)
     }
@@ -23,7 +23,7 @@ enum EscapedLiveStorage {
     guard let order = hypothesis.witness(for: history, from: initial) else { return nil }
     // In that order, the first read whose result the model does not give is the one that saw the write.
     let seen = hypothesis.replay(order, of: history, from: initial) {
-      entry, state -> (History.Entry, Value)? in
+      entry, state -> (RecordedHistory.Operation, Value)? in
       var after = state
       guard readers.contains(entry), let expected = Model.correctStep(&after, entry),
         expected != entry.result
@@ -34,12 +34,12 @@ enum EscapedLiveStorage {
       let queue = reads.first(where: { $0.reader == reader })?.queue
     else { return nil }
     let writers = reads.filter { $0.reader == reader && $0.queue == queue }.map {
-      "\($0.writer.call) on thread \($0.writer.process)"
+      "\($0.writer.callText) on thread \($0.writer.process)"
     }
     return Diagnosis(
       .escapedLiveStorage,
       evidence:
-        "\(reader.call) on thread \(reader.process) returned \(reader.result) where the model returns \(expected): "
+        "\(reader.callText) on thread \(reader.process) returned \(reader.result) where the model returns \(expected): "
         + "it read on after leaving the queue '\(queue)', while \(writers.joined(separator: " and ")) "
         + "wrote inside the queue, and every other result has a linearization: the operation returns the "
         + "live internal storage (or an enumerator over it), not a copy")
@@ -47,9 +47,9 @@ enum EscapedLiveStorage {
 
   /// Whether `entry`'s operation changes nothing in the model, whatever it returns.
   private static func leavesStateUnchanged<Model: HistoryModel>(
-    _ entry: History.Entry, in _: Model.Type
+    _ entry: RecordedHistory.Operation, in _: Model.Type
   ) -> Bool {
-    guard let step = try? Model.step(entry.call.operation, entry.call.arguments) else {
+    guard let step = try? Model.step(entry.name, entry.arguments) else {
       return false
     }
     return Model.leavesStateUnchanged(step, result: nil)

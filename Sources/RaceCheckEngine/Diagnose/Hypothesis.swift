@@ -5,13 +5,13 @@
 /// exactly that bug. The witness order then shows where the bug acted.
 struct Hypothesis<State: Hashable> {
   /// The model's expected result for an entry, applied to the state; nil accepts any result.
-  let step: (inout State, History.Entry) -> Value?
+  let step: (inout State, RecordedHistory.Operation) -> Value?
 
   /// A linearization of `history` from `initial` under this model, or nil when there is none.
   func witness(for history: History, from initial: State) -> [Int]? {
-    let entries = history.entries
+    let entries = history.operations
     let intervals = entries.map {
-      LinearizabilityChecker<State>.Interval(callTime: $0.callTime, returnTime: $0.returnTime)
+      LinearizabilityChecker<State>.Interval(callTime: $0.call, returnTime: $0.return)
     }
     let checker = LinearizabilityChecker(intervals: intervals, initial: initial) { state, index in
       guard let expected = step(&state, entries[index]) else { return true }
@@ -24,12 +24,12 @@ struct Hypothesis<State: Hashable> {
   /// Replays `order`, calling `visit` with each entry and the state just before it, until `visit` returns a value.
   func replay<Found>(
     _ order: [Int], of history: History, from initial: State,
-    until visit: (History.Entry, State) -> Found?
+    until visit: (RecordedHistory.Operation, State) -> Found?
   ) -> Found? {
     var state = initial
     for index in order {
-      if let found = visit(history.entries[index], state) { return found }
-      _ = step(&state, history.entries[index])
+      if let found = visit(history.operations[index], state) { return found }
+      _ = step(&state, history.operations[index])
     }
     return nil
   }
@@ -37,8 +37,8 @@ struct Hypothesis<State: Hashable> {
 
 extension HistoryModel {
   /// The model's own step for a history entry.
-  static func correctStep(_ state: inout Self, _ entry: History.Entry) -> Value? {
-    guard let step = try? Self.step(entry.call.operation, entry.call.arguments) else { return nil }
+  static func correctStep(_ state: inout Self, _ entry: RecordedHistory.Operation) -> Value? {
+    guard let step = try? Self.step(entry.name, entry.arguments) else { return nil }
     return state.apply(step)
   }
 }

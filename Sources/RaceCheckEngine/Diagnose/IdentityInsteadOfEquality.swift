@@ -13,12 +13,12 @@ enum IdentityInsteadOfEquality {
     -> Diagnosis?
   {
     let identityLookups = lookups.intersection(freshReferences)
-    guard history.entries.contains(where: { identityLookups.contains($0.call.operation) }) else {
+    guard history.operations.contains(where: { identityLookups.contains($0.name) }) else {
       return nil
     }
     // A new object is identical to nothing stored, so an identity lookup never finds it.
     let buggy = Hypothesis<ArrayModel> { state, entry in
-      switch entry.call.operation {
+      switch entry.name {
       case "indexOf" where identityLookups.contains("indexOf"): return .null
       case "contains" where identityLookups.contains("contains"): return .bool(false)
       default: return ArrayModel.correctStep(&state, entry)
@@ -26,14 +26,14 @@ enum IdentityInsteadOfEquality {
     }
     guard let order = buggy.witness(for: history, from: initial) else { return nil }
     return buggy.replay(order, of: history, from: initial) { entry, state in
-      guard identityLookups.contains(entry.call.operation),
-        let argument = entry.call.arguments.first,
+      guard identityLookups.contains(entry.name),
+        let argument = entry.arguments.first,
         let position = state.elements.firstIndex(of: argument)
       else { return nil }
       return Diagnosis(
         .identityInsteadOfEquality,
         evidence:
-          "\(entry.call) returned \(entry.result) while the array held an equal element at index \(position): "
+          "\(entry.callText) returned \(entry.result) while the array held an equal element at index \(position): "
           + "the argument is a new object equal to the stored one, and the lookup compares identity (===), not equality"
       )
     }

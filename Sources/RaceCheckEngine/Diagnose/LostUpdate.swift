@@ -11,8 +11,8 @@ enum LostUpdate {
   /// The diagnosis, when dropping one or two writes that each overlapped another write explains the history.
   static func diagnose<Model: HistoryModel>(_ history: History, initial: Model) -> Diagnosis? {
     guard let writes = UnorderedWrite.writes[Model.name] else { return nil }
-    let isWrite = { (entry: History.Entry) in writes.contains(entry.call.operation) }
-    let entries = history.entries
+    let isWrite = { (entry: RecordedHistory.Operation) in writes.contains(entry.name) }
+    let entries = history.operations
     let racing = NonAtomicCompoundUpdate.racingUpdates(
       in: entries, isCompound: isWrite, isUpdate: isWrite)
     guard
@@ -25,7 +25,7 @@ enum LostUpdate {
     return Diagnosis(
       .lostUpdate,
       evidence:
-        "\(first.call) on thread \(first.process) overlapped \(rival.call) on thread \(rival.process), "
+        "\(first.callText) on thread \(first.process) overlapped \(rival.callText) on thread \(rival.process), "
         + "and the history is explained only if \(effects) never showed: the writes were not "
         + "synchronized with each other, or each is atomic but writes back a stale copy of the "
         + "state it read (a locked get, then a locked set); the results alone cannot tell which")

@@ -17,26 +17,26 @@ extension NonAtomicCompoundUpdate {
   /// state is not tried.
   static func staleReads<Model: Hashable>(
     _ history: History, initial: Model, racing: [Int],
-    step: @escaping (inout Model, History.Entry) -> Value?
+    step: @escaping (inout Model, RecordedHistory.Operation) -> Value?
   ) -> (split: [Int], order: [Int], history: History)? {
     guard let patch = patcher(for: initial) else { return nil }
-    let entries = history.entries
+    let entries = history.operations
     for count in 1...maximumLost {
       for split in combinations(of: racing, count: count) {
-        var halves = History(entries: [])
-        var roles: [History.Entry: (index: Int, isRead: Bool)] = [:]
+        var halves = History(operations: [])
+        var roles: [RecordedHistory.Operation: (index: Int, isRead: Bool)] = [:]
         for (index, entry) in entries.enumerated() {
           guard split.contains(index) else {
-            halves.entries.append(entry)
+            halves.operations.append(entry)
             continue
           }
           var read = entry
-          read.call.operation += " (read)"
+          read.name += " (read)"
           var write = entry
-          write.call.operation += " (write)"
+          write.name += " (write)"
           roles[read] = (index, true)
           roles[write] = (index, false)
-          halves.entries += [read, write]
+          halves.operations += [read, write]
         }
         let hypothesis = Hypothesis<StaleState<Model>> { state, entry in
           guard let role = roles[entry] else { return step(&state.model, entry) }

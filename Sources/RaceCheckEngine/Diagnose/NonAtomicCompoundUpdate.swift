@@ -16,10 +16,10 @@ enum NonAtomicCompoundUpdate {
 
   /// The diagnosis, when dropping one or two counter updates that overlapped another update explains the history.
   static func diagnose(_ history: History, initial: CounterModel) -> Diagnosis? {
-    let entries = history.entries
+    let entries = history.operations
     let racing = racingUpdates(
-      in: entries, isCompound: { compoundUpdates.contains($0.call.operation) },
-      isUpdate: { updates.contains($0.call.operation) })
+      in: entries, isCompound: { compoundUpdates.contains($0.name) },
+      isUpdate: { updates.contains($0.name) })
     guard
       let (lost, order) = lostUpdates(
         history, racing: racing, initial: initial, step: CounterModel.correctStep)
@@ -32,10 +32,10 @@ enum NonAtomicCompoundUpdate {
         }
     }
     let first = entries[lost[0]]
-    let rival = rival(of: first, in: entries, isUpdate: { updates.contains($0.call.operation) })
+    let rival = rival(of: first, in: entries, isUpdate: { updates.contains($0.name) })
     let correct = Hypothesis<CounterModel>(step: CounterModel.correctStep)
     let read = correct.replay(order, of: history, from: initial) { candidate, state in
-      candidate.call.operation == "get" && candidate.result != .int(state.value)
+      candidate.name == "get" && candidate.result != .int(state.value)
         ? (candidate, Value.int(state.value)) : nil
     }
     return diagnosis(
@@ -52,12 +52,12 @@ enum NonAtomicCompoundUpdate {
   {
     let own = Set(spec.operations.filter { !$0.mapsToVocabulary && !$0.returnsValue }.map(\.name))
     let writes = Set(spec.operations.filter { !$0.returnsValue }.map(\.name))
-    let entries = history.entries
+    let entries = history.operations
     let racing = racingUpdates(
-      in: entries, isCompound: { own.contains($0.call.operation) },
-      isUpdate: { writes.contains($0.call.operation) })
+      in: entries, isCompound: { own.contains($0.name) },
+      isUpdate: { writes.contains($0.name) })
     let steps = spec.boundSteps(for: history)
-    let step: (inout Model, History.Entry) -> Value? = { state, entry in
+    let step: (inout Model, RecordedHistory.Operation) -> Value? = { state, entry in
       steps[entry].map { $0(&state) }
     }
     guard
@@ -66,38 +66,38 @@ enum NonAtomicCompoundUpdate {
       return staleReads(history, initial: spec.model, racing: racing, step: step).map {
         staleReadDiagnosis(
           $0.split, of: history, writes: writes,
-          atomicParts: "each call \(history.entries[$0.split[0]].call.operation) makes")
+          atomicParts: "each call \(history.operations[$0.split[0]].name) makes")
       }
     }
     let first = entries[lost[0]]
-    let rival = rival(of: first, in: entries, isUpdate: { writes.contains($0.call.operation) })
+    let rival = rival(of: first, in: entries, isUpdate: { writes.contains($0.name) })
     let correct = Hypothesis<Model>(step: step)
     let read = correct.replay(order, of: history, from: spec.model) {
-      candidate, state -> (History.Entry, Value)? in
+      candidate, state -> (RecordedHistory.Operation, Value)? in
       var after = state
-      guard spec.operation(named: candidate.call.operation)?.returnsValue == true,
+      guard spec.operation(named: candidate.name)?.returnsValue == true,
         let expected = step(&after, candidate), expected != candidate.result
       else { return nil }
       return (candidate, expected)
     }
     return diagnosis(
       first: first, rival: rival, read: read, lost: lost,
-      atomicParts: "each call \(first.call.operation) makes")
+      atomicParts: "each call \(first.name) makes")
   }
 
   /// The diagnosis of updates that wrote from a stale read: which update overlapped which, and why.
   private static func staleReadDiagnosis(
     _ split: [Int], of history: History, writes: Set<String>, atomicParts: String
   ) -> Diagnosis {
-    let entries = history.entries
+    let entries = history.operations
     let first = entries[split[0]]
-    let rival = rival(of: first, in: entries, isUpdate: { writes.contains($0.call.operation) })
+    let rival = rival(of: first, in: entries, isUpdate: { writes.contains($0.name) })
     let updates = split.count == 1 ? "its write" : "the writes of \(split.count) such updates"
     return Diagnosis(
       .nonAtomicCompoundUpdate,
       evidence:
-        "\(first.call) on thread \(first.process) overlapped \(rival.call) on thread \(rival.process): "
-        + "the history is explained only if \(first.call) read the state, another update took "
+        "\(first.callText) on thread \(first.process) overlapped \(rival.callText) on thread \(rival.process): "
+        + "the history is explained only if \(first.callText) read the state, another update took "
         + "effect, and then \(updates) overwrote it with a value computed from the stale read, "
         + "because \(atomicParts) is atomic but the read-modify-write made of them is not"
     )
@@ -105,15 +105,17 @@ enum NonAtomicCompoundUpdate {
 
   /// The diagnosis's sentence: which update overlapped which, the read that saw the loss, and why.
   private static func diagnosis(
-    first: History.Entry, rival: History.Entry, read: (History.Entry, Value)?, lost: [Int],
+    first: RecordedHistory.Operation, rival: RecordedHistory.Operation,
+    read: (RecordedHistory.Operation, Value)?, lost: [Int],
     atomicParts: String
   ) -> Diagnosis {
     let observed =
-      read.map { " and \($0.0.call) returned \($0.0.result) where the model expects \($0.1)" } ?? ""
+      read.map { " and \($0.0.callText) returned \($0.0.result) where the model expects \($0.1)" }
+      ?? ""
     return Diagnosis(
       .nonAtomicCompoundUpdate,
       evidence:
-        "\(first.call) on thread \(first.process) overlapped \(rival.call) on thread \(rival.process)\(observed): "
+        "\(first.callText) on thread \(first.process) overlapped \(rival.callText) on thread \(rival.process)\(observed): "
         + "\(lostCount(lost)), because \(atomicParts) is atomic but the read-modify-write made of them is not"
     )
   }
@@ -122,17 +124,18 @@ enum NonAtomicCompoundUpdate {
   ///
   /// Only updates that overlapped another are tried as lost or stale, so there is one.
   static func rival(
-    of first: History.Entry, in entries: [History.Entry], isUpdate: (History.Entry) -> Bool
-  ) -> History.Entry {
+    of first: RecordedHistory.Operation, in entries: [RecordedHistory.Operation],
+    isUpdate: (RecordedHistory.Operation) -> Bool
+  ) -> RecordedHistory.Operation {
     let overlapping = entries.filter { $0 != first && isUpdate($0) && overlap(first, $0) }
-    return overlapping.first { $0.call.arguments.first == first.call.arguments.first }
+    return overlapping.first { $0.arguments.first == first.arguments.first }
       ?? overlapping[0]
   }
 
   /// The compound updates of `entries` that overlapped another update: only those can have lost their effect to it.
   static func racingUpdates(
-    in entries: [History.Entry], isCompound: (History.Entry) -> Bool,
-    isUpdate: (History.Entry) -> Bool
+    in entries: [RecordedHistory.Operation], isCompound: (RecordedHistory.Operation) -> Bool,
+    isUpdate: (RecordedHistory.Operation) -> Bool
   ) -> [Int] {
     entries.indices.filter { index in
       isCompound(entries[index])
@@ -145,9 +148,9 @@ enum NonAtomicCompoundUpdate {
   /// The fewest of `racing` whose effects, dropped, make the history linearizable, with the witness order.
   static func lostUpdates<State: Hashable>(
     _ history: History, racing: [Int], initial: State,
-    step: @escaping (inout State, History.Entry) -> Value?
+    step: @escaping (inout State, RecordedHistory.Operation) -> Value?
   ) -> (lost: [Int], order: [Int])? {
-    let entries = history.entries
+    let entries = history.operations
     for count in 1...maximumLost {
       for lost in combinations(of: racing, count: count) {
         let hypothesis = Hypothesis<State> { state, entry in
@@ -163,10 +166,12 @@ enum NonAtomicCompoundUpdate {
     lost.count == 1 ? "one update was lost" : "\(lost.count) updates were lost"
   }
 
-  static func overlap(_ first: History.Entry, _ second: History.Entry) -> Bool {
-    let firstEnd = first.returnTime ?? .max
-    let secondEnd = second.returnTime ?? .max
-    return !(firstEnd < second.callTime || secondEnd < first.callTime)
+  static func overlap(_ first: RecordedHistory.Operation, _ second: RecordedHistory.Operation)
+    -> Bool
+  {
+    let firstEnd = first.return ?? .max
+    let secondEnd = second.return ?? .max
+    return !(firstEnd < second.call || secondEnd < first.call)
   }
 
   /// The subsets of `elements` with `count` members, in lexicographic order.

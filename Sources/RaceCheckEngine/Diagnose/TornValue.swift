@@ -7,18 +7,18 @@ enum TornValue {
   /// The diagnosis, when some read of a register returned a value that is neither the initial one nor written.
   static func diagnose(_ history: History, initial: RegisterModel) -> Diagnosis? {
     let written = Set(
-      history.entries.filter { $0.call.operation == "write" }.compactMap(\.call.arguments.first)
+      history.operations.filter { $0.name == "write" }.compactMap(\.arguments.first)
     )
     .union([initial.value])
     guard
-      let torn = history.entries.first(where: {
-        $0.call.operation == "read" && $0.status == .ok && !written.contains($0.result)
+      let torn = history.operations.first(where: {
+        $0.name == "read" && $0.status == .ok && !written.contains($0.result)
       })
     else { return nil }
     return Diagnosis(
       .dataRace,
       evidence:
-        "\(torn.call) on thread \(torn.process) returned \(torn.result), a value no write stored: it read the "
+        "\(torn.callText) on thread \(torn.process) returned \(torn.result), a value no write stored: it read the "
         + "value while another thread was writing it, with nothing ordering the two")
   }
 }

@@ -17,25 +17,25 @@ enum UnorderedWrite {
   static func diagnose<Model: HistoryModel>(_ history: History, initial: Model) -> Diagnosis? {
     guard let writes = writes[Model.name] else { return nil }
     var unordered = history
-    for index in unordered.entries.indices
-    where writes.contains(unordered.entries[index].call.operation) {
-      unordered.entries[index].returnTime = nil
+    for index in unordered.operations.indices
+    where writes.contains(unordered.operations[index].name) {
+      unordered.operations[index].return = nil
     }
     let hypothesis = Hypothesis<Model>(step: Model.correctStep)
     guard hypothesis.witness(for: unordered, from: initial) != nil else { return nil }
     // The first write that a later read on the same thread did not see shows the race best.
-    let entries = history.entries
+    let entries = history.operations
     let write = entries.first { write in
-      writes.contains(write.call.operation)
+      writes.contains(write.name)
         && entries.contains {
-          $0.process == write.process && $0.callTime > (write.returnTime ?? .max)
-            && !writes.contains($0.call.operation)
+          $0.process == write.process && $0.call > (write.return ?? .max)
+            && !writes.contains($0.name)
         }
     }
     return Diagnosis(
       .dataRace,
       evidence: (write.map {
-        "\($0.call) had returned on thread \($0.process), yet a later read did not see it; "
+        "\($0.callText) had returned on thread \($0.process), yet a later read did not see it; "
       } ?? "")
         + "the history is explained only if writes take effect at some later time: the reads are not ordered "
         + "after the writes, which run unsynchronized with them")

@@ -35,7 +35,7 @@ extension CheckSession {
         return Diagnosed(failure: failure, diagnosis: Self.reentrancyUndecided(reason))
       case .impossible, .absent:
         diagnosis = Diagnoser.diagnose(
-          failure.evidence.history ?? History(entries: []), spec: spec,
+          failure.evidence.history ?? History(operations: []), spec: spec,
           escapedReads: failure.schedule?.escapedReads ?? [])
       }
     }
@@ -52,7 +52,7 @@ extension CheckSession {
         // A subject that writes on its own queue races with itself on one thread too; then
         // the sequential history shows the same race, and the name stands.
         let sequentialPattern = Diagnoser.diagnose(
-          sequential.evidence.history ?? History(entries: []), spec: spec
+          sequential.evidence.history ?? History(operations: []), spec: spec
         ).pattern
         if diagnosis.pattern == .unclassified || sequentialPattern != diagnosis.pattern {
           diagnosis = SequentialFailure.diagnosis(order: order, invocations: invocations)
