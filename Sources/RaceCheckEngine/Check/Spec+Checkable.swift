@@ -63,12 +63,22 @@ extension Spec: SessionCheckable {
       progress: progress)
   }
 
-  /// Names a built-in model (``HistoryModel``) with its initial state; a spec's own model by the spec's name.
+  /// Names a built-in model (``HistoryModel``) with its initial state, and each vocabulary operation by the model's name for it; a spec's own model by the spec's name.
+  ///
+  /// An operation the spec names after the subject's method (`Operation("store", as:
+  /// "write", …)`) is the model's `write` in the file, so that `racecheck check` reads it.
   package func recordedHistory(_ history: History) -> RecordedHistory {
     guard let model = model as? any HistoryModel else {
       return RecordedHistory(history, model: name, initial: nil)
     }
-    return RecordedHistory(history, model: type(of: model).name, initial: model.state)
+    var vocabulary = history
+    for index in vocabulary.operations.indices {
+      let operation = operation(named: vocabulary.operations[index].name)
+      if let vocabularyName = operation?.vocabularyName {
+        vocabulary.operations[index].name = vocabularyName
+      }
+    }
+    return RecordedHistory(vocabulary, model: type(of: model).name, initial: model.state)
   }
 
   /// Says what makes the spec unusable before anything runs, or nil when it is sound.

@@ -11,20 +11,44 @@ extension Spec {
     names.allSatisfy { operation(named: $0)?.mapsToVocabulary == true }
   }
 
-  /// The model side of each entry of `history`, bound once to the entry's arguments.
+  /// The model side of each operation of `history`, by index, bound once to its arguments: a vocabulary step or the operation's own model closure.
   ///
-  /// An entry of an operation the spec does not have, or whose arguments do not fit it,
-  /// has no step: a hypothesis then accepts any result for it and changes nothing.
-  func boundSteps(for history: History) -> [RecordedHistory.Operation:
-    @Sendable (inout Model) -> Value]
-  {
-    var steps: [RecordedHistory.Operation: @Sendable (inout Model) -> Value] = [:]
-    for entry in history.operations where steps[entry] == nil {
-      guard let operation = operation(named: entry.name),
-        operation.validate(entry.arguments) == nil
-      else { continue }
-      steps[entry] = operation.bind(entry.arguments)
+  /// An operation the spec does not have, or whose arguments do not fit it, has no model
+  /// side: a hypothesis then accepts any result for it and changes nothing.
+  func modelSides(of history: History) -> [(@Sendable (inout Model) -> Value)?] {
+    history.operations.map { recorded in
+      guard let operation = operation(named: recorded.name),
+        operation.validate(recorded.arguments) == nil
+      else { return nil }
+      return operation.bind(recorded.arguments)
     }
-    return steps
+  }
+}
+
+extension Spec {
+  /// The array model's typed step for `call`, for a spec over ``ArrayModel``; nil for a spec over any other model (see ``step(of:_:)``).
+  ///
+  /// A crash's diagnosis, which knows the spec only through closures, asks it what a call in
+  /// flight was: a read at an index, an indexed write, a snapshot.
+  func arrayStep(of call: Scenario.Call) -> ArrayModel.Step? {
+    (self as? Spec<Subject, ArrayModel>)?.step(of: call.operation, call.arguments)
+  }
+}
+
+extension Spec where Model: HistoryModel {
+  /// The model's typed step for a call of the operation `name` with `arguments`: what a diagnosis asks of an operation, rather than its name.
+  ///
+  /// A spec may give a vocabulary operation the subject's own name (`Operation("store", as:
+  /// "write", …)`): its step is the vocabulary's all the same. An operation with its own
+  /// model closure has none, as the model cannot tell what the closure does; nor has an
+  /// operation the spec does not have, or a call whose arguments the model rejects.
+  func step(of name: String, _ arguments: [Value]) -> Model.Step? {
+    guard let vocabularyName = operation(named: name)?.vocabularyName else { return nil }
+    return try? Model.step(vocabularyName, arguments)
+  }
+
+  /// The model's typed step of each operation of `history`, by index (see ``step(of:_:)``).
+  func steps(of history: History) -> [Model.Step?] {
+    history.operations.map { step(of: $0.name, $0.arguments) }
   }
 }

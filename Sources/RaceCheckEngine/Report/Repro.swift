@@ -33,11 +33,10 @@ package struct Repro: Hashable, Sendable, Codable {
   /// True when a `--sanitize=thread` build found the failure; a build without the sanitizer does not see the races it reports.
   package var threadSanitizer: Bool?
 
-  /// Creates a repro.
+  /// Creates a repro without a history, as one of a failure that left none has (a crash, a hang, an early exit).
   package init(
     target: String, seed: UInt64, scenarioIndex: Int, configuration: Configuration,
-    scenario: Scenario,
-    diagnosis: BugPattern?, history: History?, failure: FailureReport.Kind? = .nonLinearizable
+    scenario: Scenario, diagnosis: BugPattern?, failure: FailureReport.Kind? = .nonLinearizable
   ) {
     racecheck = 1
     self.target = target
@@ -47,7 +46,6 @@ package struct Repro: Hashable, Sendable, Codable {
     self.scenario = scenario
     self.diagnosis = diagnosis
     self.failure = failure
-    operations = history?.operationsFromFirstCall
     threadSanitizer = SanitizerRaceLog.isActive ? true : nil
   }
 
@@ -58,7 +56,7 @@ package struct Repro: Hashable, Sendable, Codable {
   ) {
     self.init(
       target: target, seed: seed, scenarioIndex: scenarioIndex, configuration: configuration,
-      scenario: scenario, diagnosis: diagnosis, history: nil)
+      scenario: scenario, diagnosis: diagnosis)
     model = history.model
     initial = history.initial
     operations = history.operations

@@ -17,15 +17,12 @@ package struct History: Hashable, Sendable, Codable {
 }
 
 extension RecordedHistory.Operation {
-  /// An operation thread `thread` of a run made: `call`, from `callTime` to `returnTime`, returning `result`.
+  /// An operation thread `thread` of a run made: `invocation`, called at `call` and returned at `return` with `result`.
   package init(
-    thread: Int, call: Scenario.Call, callTime: Int64, returnTime: Int64, result: Value = .null
+    thread: Int, _ invocation: Scenario.Call, call: Int64, return: Int64, result: Value = .null
   ) {
     self.init(
-      process: .int(thread), name: call.operation, arguments: call.arguments, call: callTime,
-      return: returnTime, result: result)
+      process: .int(thread), name: invocation.operation, arguments: invocation.arguments,
+      call: call, return: `return`, result: result)
   }
-
-  /// The call as a scenario holds it: the operation's name and its arguments.
-  package var scenarioCall: Scenario.Call { Scenario.Call(name, arguments) }
 }

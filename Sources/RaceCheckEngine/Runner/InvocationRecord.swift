@@ -21,7 +21,7 @@ struct InvocationRecord {
       if let completed, index >= completed { return }
       operations.append(
         RecordedHistory.Operation(
-          thread: thread, call: call, callTime: callTimes[index], returnTime: returnTimes[index],
+          thread: thread, call, call: callTimes[index], return: returnTimes[index],
           result: results[index]))
     }
     for call in scenario.initial { add(call, thread: 0) }

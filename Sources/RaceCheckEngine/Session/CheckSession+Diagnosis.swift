@@ -128,6 +128,7 @@ extension CheckSession {
       var diagnoser = CrashDiagnoser(
         evidence: crash, scenario: scenario,
         arrayAfter: { [spec] in (spec as any IsolatedCheckable).arrayElements(after: $0) },
+        arrayStep: { [spec] in spec.arrayStep(of: $0) },
         crashesSequentially: { [self] in
           guard
             let result = try? run(
@@ -139,7 +140,9 @@ extension CheckSession {
           return false
         })
       diagnoser.fillingCall = IndexGuardProbe.fillingCall(of: spec)
-      diagnoser.getTrapsByContract = spec.operation(named: "get")?.requirement != nil
+      diagnoser.trapsByContract = { [spec] in
+        spec.operation(named: $0.operation)?.requirement != nil
+      }
       diagnoser.runAlone = { [self] probe, invocations in
         // An experiment sees every trap: its read past the end is invalid on purpose. The
         // second run, in the same child, collects the death of a block the first submitted.

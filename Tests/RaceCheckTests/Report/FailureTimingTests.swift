@@ -103,7 +103,8 @@ private enum TimedFailure {
     let history = History(operations: [.made(0, "count", [], 0, 10, result: 1)])
     let explanation = Explanation(
       longestPrefix: [], state: "[]", candidates: [.init(operation: 0, returned: 1, expected: 0)])
-    let scenario = Scenario(initial: history.operations.map(\.scenarioCall))
+    let scenario = Scenario(
+      initial: history.operations.map { Scenario.Call($0.name, $0.arguments) })
     var failure = FailureReport(
       evidence: .nonLinearizable(history, explanation),
       diagnosis: Diagnosis(.unclassified, evidence: "no bug pattern fits"),

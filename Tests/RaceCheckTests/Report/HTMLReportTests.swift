@@ -211,7 +211,8 @@ private enum Pages {
     let explanation = Explanation(
       longestPrefix: [0, 1], state: "[0, 0]",
       candidates: [.init(operation: 2, returned: 1, expected: 2)])
-    let scenario = Scenario(initial: history.operations.map(\.scenarioCall))
+    let scenario = Scenario(
+      initial: history.operations.map { Scenario.Call($0.name, $0.arguments) })
     let failure = FailureReport(
       evidence: .nonLinearizable(history, explanation),
       diagnosis: Diagnosis(.insertAtCountRejected, evidence: "insert(0, 1) had no effect"),

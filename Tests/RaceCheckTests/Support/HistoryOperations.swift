@@ -7,7 +7,7 @@ extension RecordedHistory.Operation {
     _ returnTime: Int64, result: Value = .null
   ) -> RecordedHistory.Operation {
     RecordedHistory.Operation(
-      thread: thread, call: Scenario.Call(operation, arguments), callTime: callTime,
-      returnTime: returnTime, result: result)
+      thread: thread, Scenario.Call(operation, arguments), call: callTime, return: returnTime,
+      result: result)
   }
 }
