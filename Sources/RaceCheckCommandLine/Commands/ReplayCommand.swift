@@ -144,7 +144,7 @@ enum ReplayCommand {
       "",
       "Scenario, with the results of a failing invocation:",
       ScenarioTable(
-        scenario: scenario, results: history.entries.map(\.result),
+        scenario: scenario, results: history.operations.map(\.result),
         voidOperations: report.voidOperations
       )
       .render(),
@@ -204,7 +204,7 @@ enum ReplayCommand {
       "",
       "Scenario:",
       ScenarioTable(
-        scenario: report.repro.scenario, results: report.history?.entries.map(\.result),
+        scenario: report.repro.scenario, results: report.history?.operations.map(\.result),
         voidOperations: report.voidOperations
       ).render(),
     ]

@@ -1,7 +1,7 @@
 import RaceCheckEngine
 
 extension Checkable {
-  /// The smallest failing window of `history` as entry indexes, when the history checker knows the checkable's model; else nil.
+  /// The smallest failing window of `history` as indexes of its operations, when the history checker knows the checkable's model; else nil.
   ///
   /// A spec with a built-in model (``ArrayModel``, ``CounterModel``, …) records its history
   /// under the model's name, which the history checker reads; a spec's own model has no

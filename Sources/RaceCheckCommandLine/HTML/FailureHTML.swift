@@ -66,7 +66,7 @@ struct FailureHTML {
       page.append(Self.crashHTML(crash, heading: heading))
     }
     let results =
-      evidence.kind == .nonLinearizable ? evidence.history.map { $0.entries.map(\.result) } : nil
+      evidence.kind == .nonLinearizable ? evidence.history.map { $0.operations.map(\.result) } : nil
     page.append(
       HTMLFragment.section(
         "Scenario", class: "scenario-section",

@@ -3,19 +3,19 @@ import RaceCheckEngine
 extension Timeline {
   /// How the page names operation `index`: `operations[2]`, or its line in the file it was read from.
   func citation(_ index: Int) -> String {
-    operations[index].source.citation(index: index)
+    operations[index].recorded.source.citation(index: index)
   }
 
   /// Operation `index` as the page's lists name it: `operations[2] count → 1 on Thread 0`.
   func describe(_ index: Int) -> String {
     let operation = operations[index]
     let result: String
-    switch operation.status {
+    switch operation.recorded.status {
     case .ok: result = operation.result.map { " → \($0)" } ?? ""
     case .fail: result = " (failed)"
     case .info: result = " → ? (outcome unknown)"
     }
-    return "\(citation(index)) \(operation.call)\(result) on \(lanes[operation.lane])"
+    return "\(citation(index)) \(operation.recorded.callText)\(result) on \(lanes[operation.lane])"
   }
 
   /// The marks as plain HTML beside the canvas: the window, the longest linearization, the model's state and why each next operation fails.
@@ -47,7 +47,7 @@ extension Timeline {
       "ul", class: "candidates",
       marks.candidates.map { candidate in
         let name =
-          "\(operations[candidate.operation].call) on \(lanes[operations[candidate.operation].lane])"
+          "\(operations[candidate.operation].recorded.callText) on \(lanes[operations[candidate.operation].lane])"
         let text: String
         switch candidate.failure {
         case .unplaceable(let returned, let allowed):
@@ -58,7 +58,7 @@ extension Timeline {
           // As the text report has it: what it returned, nothing for one that returns nothing.
           let operation = operations[candidate.operation]
           let fits =
-            operation.status == .info
+            operation.recorded.status == .info
             ? "(outcome unknown) fits here"
             : operation.result.map { "returned \($0), as the model allows" } ?? "fits here"
           text = "\(citation(candidate.operation)) \(name) \(fits), but no order after it works"

@@ -6,27 +6,25 @@ extension Timeline {
   /// - Parameters:
   ///   - history: The failing history.
   ///   - explanation: Why it has no linearization, for a result no order explains.
-  ///   - window: The smallest failing window as entry indexes, when it was worked out.
+  ///   - window: The smallest failing window as indexes of the history's operations, when it was worked out.
   ///   - voidOperations: The operations that return nothing, whose results are left out.
   init(
     history: History, explanation: Explanation?, window: [Int]?, voidOperations: Set<String>
   ) {
-    let threads = Set(history.entries.map(\.process)).sorted()
+    let threads = Set(history.operations.map(\.process)).sorted(by: Value.sortsBefore)
     let laneOfThread = Dictionary(uniqueKeysWithValues: threads.enumerated().map { ($1, $0) })
-    let operations = history.entries.map { entry in
+    let operations = history.operations.map { operation in
       Operation(
-        lane: laneOfThread[entry.process, default: 0], callTime: entry.callTime,
-        returnTime: entry.status == .info ? nil : entry.returnTime, call: entry.call,
-        result: voidOperations.contains(entry.call.operation) || entry.status == .info
-          ? nil : entry.result.description,
-        status: entry.status)
+        lane: laneOfThread[operation.process, default: 0], recorded: operation,
+        result: voidOperations.contains(operation.name) || operation.status == .info
+          ? nil : operation.result.description)
     }
     let marks = explanation.map { explanation in
       Marks(
         window: window, order: explanation.longestPrefix, state: explanation.state,
         candidates: explanation.candidates.map { candidate in
           Candidate(
-            operation: candidate.entry,
+            operation: candidate.operation,
             failure: candidate.returned == candidate.expected
               ? .deadEnd(returned: candidate.returned.description)
               : .unplaceable(

@@ -11,13 +11,13 @@ extension Timeline {
   var json: String {
     var json = ""
     json.reserveCapacity(operations.count * 64 + 256)
-    let origin = operations.map(\.callTime).min() ?? 0
+    let origin = operations.map(\.recorded.call).min() ?? 0
     let (rows, rowsPerLane) = rowAssignment()
     var names: [String] = []
     var nameIndex: [String: Int] = [:]
-    for operation in operations where nameIndex[operation.call.operation] == nil {
-      nameIndex[operation.call.operation] = names.count
-      names.append(operation.call.operation)
+    for operation in operations where nameIndex[operation.recorded.name] == nil {
+      nameIndex[operation.recorded.name] = names.count
+      names.append(operation.recorded.name)
     }
 
     json += "{\"lanes\":"
@@ -31,16 +31,16 @@ extension Timeline {
     json += ",\"row\":"
     Self.appendArray(rows, to: &json) { $1 += String($0) }
     json += ",\"call\":"
-    Self.appendArray(operations, to: &json) { $1 += String($0.callTime &- origin) }
+    Self.appendArray(operations, to: &json) { $1 += String($0.recorded.call &- origin) }
     json += ",\"ret\":"
     Self.appendArray(operations, to: &json) { operation, json in
       json += operation.returnTime.map { String($0 &- origin) } ?? "null"
     }
     json += ",\"name\":"
-    Self.appendArray(operations, to: &json) { $1 += String(nameIndex[$0.call.operation] ?? 0) }
+    Self.appendArray(operations, to: &json) { $1 += String(nameIndex[$0.recorded.name] ?? 0) }
     json += ",\"args\":"
     Self.appendArray(operations, to: &json) { operation, json in
-      Self.appendArray(operation.call.arguments, to: &json) {
+      Self.appendArray(operation.recorded.arguments, to: &json) {
         HTMLText.appendJSONString($0.description, to: &$1)
       }
     }
@@ -55,11 +55,12 @@ extension Timeline {
     // One letter per operation: o(k), f(ail) or i(nfo).
     json += ",\"status\":\""
     for operation in operations {
-      json += operation.status == .ok ? "o" : operation.status == .fail ? "f" : "i"
+      json +=
+        operation.recorded.status == .ok ? "o" : operation.recorded.status == .fail ? "f" : "i"
     }
     json += "\""
     // How the page names each operation, only when the history was read from a file with lines.
-    if operations.contains(where: { $0.source != .unknown }) {
+    if operations.contains(where: { $0.recorded.source != .unknown }) {
       json += ",\"cite\":"
       Self.appendArray(Array(operations.indices), to: &json) { index, json in
         HTMLText.appendJSONString(citation(index), to: &json)
@@ -83,12 +84,12 @@ extension Timeline {
     var rows = Array(repeating: 0, count: operations.count)
     var rowEnds = Array(repeating: [Int64](), count: lanes.count)
     let byCall = operations.indices.sorted {
-      (operations[$0].callTime, $0) < (operations[$1].callTime, $1)
+      (operations[$0].recorded.call, $0) < (operations[$1].recorded.call, $1)
     }
     for index in byCall {
       let operation = operations[index]
       let end = operation.returnTime ?? .max
-      if let row = rowEnds[operation.lane].firstIndex(where: { $0 < operation.callTime }) {
+      if let row = rowEnds[operation.lane].firstIndex(where: { $0 < operation.recorded.call }) {
         rows[index] = row
         rowEnds[operation.lane][row] = end
       } else {

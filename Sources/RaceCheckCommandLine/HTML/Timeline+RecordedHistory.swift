@@ -8,11 +8,9 @@ extension Timeline {
     let operations = history.operations.indices.map { index in
       let operation = history.operations[index]
       return Operation(
-        lane: laneOfProcess[operation.process, default: 0], callTime: operation.call,
-        returnTime: operation.status == .info ? nil : operation.return,
-        call: Scenario.Call(operation.name, operation.arguments),
+        lane: laneOfProcess[operation.process, default: 0], recorded: operation,
         // As `racecheck check` prints them: `nil` for a nil a read returned, nothing for a write.
-        result: history.resultText(index), status: operation.status, source: operation.source)
+        result: history.resultText(index))
     }
     let marks = violation.map { violation in
       Marks(

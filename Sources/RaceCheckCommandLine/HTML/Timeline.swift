@@ -6,22 +6,17 @@ import RaceCheckEngine
 /// same facts are written as plain HTML beside it, so a reader without the script, or a
 /// test, reads them too.
 struct Timeline: Sendable {
-  /// One operation: a bar from its call to its return, labelled with its call and result.
+  /// One operation in its lane: a bar from its call to its return, labelled with its call and result.
   struct Operation: Sendable, Hashable {
     /// The lane of the thread or process that made it.
     var lane: Int
-    /// When it was called.
-    var callTime: Int64
-    /// When it returned; nil when its outcome is unknown, which draws the bar to the end.
-    var returnTime: Int64?
-    /// The call as reports show it: `insert(3, 0)`.
-    var call: Scenario.Call
+    /// The operation as it ran or as its file holds it: a bar of unknown outcome runs to the end, and one read from a file is named by its line.
+    var recorded: RecordedHistory.Operation
     /// What it returned, as reports show it; nil for an operation whose result reports leave out.
     var result: String?
-    /// What is known of its outcome.
-    var status: History.Status
-    /// Where in its file it was read, which names it in the page: `line 7` rather than `operations[2]`.
-    var source: RecordedHistory.SourceLocation = .unknown
+
+    /// Where its bar ends: its return, or nil, which runs the bar to the end, when its outcome is unknown.
+    var returnTime: Int64? { recorded.status == .info ? nil : recorded.return }
   }
 
   /// An operation that could come next after the longest linearization, and why no full order starts with it.

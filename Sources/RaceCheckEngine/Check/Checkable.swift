@@ -109,12 +109,22 @@ extension Checkable {
     .replay(repro, timeLimit: timeLimit)
   }
 
-  /// A history of this checkable as a history file holds it: under a built-in model's name (``HistoryModel``) with its initial state, else under the spec's name.
+  /// A history of this checkable as a history file holds it: under a built-in model's name (``HistoryModel``) with its initial state, each operation by the model's name for it; else under the spec's name.
+  ///
+  /// An operation the spec names after the subject's method (`Operation("store", as:
+  /// "write", …)`) is the model's `write` in the file, so that `racecheck check` reads it.
   package func recordedHistory(_ history: History) -> RecordedHistory {
     let spec = spec
     guard let model = spec.model as? any HistoryModel else {
       return RecordedHistory(history, model: spec.name, initial: nil)
     }
-    return RecordedHistory(history, model: type(of: model).name, initial: model.state)
+    var vocabulary = history
+    for index in vocabulary.operations.indices {
+      let operation = spec.operation(named: vocabulary.operations[index].name)
+      if let vocabularyName = operation?.vocabularyName {
+        vocabulary.operations[index].name = vocabularyName
+      }
+    }
+    return RecordedHistory(vocabulary, model: type(of: model).name, initial: model.state)
   }
 }

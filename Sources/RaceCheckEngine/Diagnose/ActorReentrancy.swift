@@ -69,8 +69,8 @@ enum ActorReentrancy {
   static func diagnosis(_ reentry: Reentry, history: History, passingAlone alone: Int)
     -> Diagnosis
   {
-    let suspended = history.entries[reentry.suspended]
-    let entered = history.entries[reentry.entered]
+    let suspended = history.operations[reentry.suspended]
+    let entered = history.operations[reentry.entered]
     func place(_ frame: SymbolizedFrame) -> String {
       [frame.function, frame.location()].compactMap { $0 }.joined(separator: " at ")
     }
@@ -78,10 +78,10 @@ enum ActorReentrancy {
     return Diagnosis(
       .actorReentrancy,
       evidence:
-        "\(suspended.call) on thread \(suspended.process) was suspended at the await in "
+        "\(suspended.callText) on thread \(suspended.process) was suspended at the await in "
         + "\(place(reentry.suspensionPoint))\(inner), "
-        + "and \(entered.call) on thread \(entered.process) ran on the actor before it resumed; "
-        + "with the calls of \(suspended.call.operation) run alone, all \(alone) invocations pass: "
+        + "and \(entered.callText) on thread \(entered.process) ran on the actor before it resumed; "
+        + "with the calls of \(suspended.name) run alone, all \(alone) invocations pass: "
         + "the method reads the actor's state, awaits, and goes on from what it read, while "
         + "another call changed it at the await")
   }

@@ -14,7 +14,7 @@ enum ConcurrentOnlyFailure {
   /// Whether the rule may name a failure of `scenario`, a scenario of `spec`.
   static func applies<Subject, Model>(to spec: Spec<Subject, Model>, scenario: Scenario) -> Bool {
     (spec.model is ArrayModel || spec.model is DictionaryModel)
-      && spec.mapsToVocabulary(scenario.allCalls)
+      && spec.mapsToVocabulary(scenario.allCalls.map(\.operation))
   }
 
   /// The diagnosis, given how many invocations of the calls made one after another, in how many orders, all passed.

@@ -3,18 +3,21 @@
 /// The model's state at the crash is known only where the scenario ran on one thread:
 /// the init part, or a scenario with a single thread. A rule that needs the state names
 /// its bug only there; elsewhere the crash stays `unclassified` unless the stack alone
-/// tells.
+/// tells. What a call is (a read at an index, an indexed write, a snapshot) is its step in
+/// the array model, whatever the spec calls it; a call without one is none of them.
 struct CrashDiagnoser {
   let evidence: CrashEvidence
   let scenario: Scenario
   /// The array model's elements after a sequence of calls, or nil when the spec's model is not an array.
   let arrayAfter: ([Scenario.Call]) -> [Value]?
+  /// The array model's step for a call (``Spec/arrayStep(of:)``), or nil when the spec's model is not an array or the call's operation has its own model closure.
+  let arrayStep: (Scenario.Call) -> ArrayModel.Step?
   /// Whether the scenario, run with its threads one after another, crashes too; nil when unknown.
   let crashesSequentially: () -> Bool?
   /// A call of the spec that its model says makes the array non-empty (see ``IndexGuardProbe/fillingCall(of:)``); nil when none does.
   var fillingCall: Scenario.Call? = nil
-  /// Whether the spec's `get` traps out of range by contract (``Operation/requires(_:)``), so that no guard of its is in question.
-  var getTrapsByContract = false
+  /// Whether a call's operation traps where its requirement fails, by contract (``Operation/requires(_:)``), so that no guard of its is in question.
+  var trapsByContract: (Scenario.Call) -> Bool = { _ in false }
   /// Runs a scenario of one thread in a fresh child and says how it ended; nil when it could not run.
   ///
   /// It runs the scenario `invocations` times, then once more in the same child: a block the
@@ -26,8 +29,6 @@ struct CrashDiagnoser {
   static let blockProbeInvocations = 200
 
   static let indexTraps = ["out of range", "Index out of bounds"]
-  static let indexedWrites: Set<String> = ["insert", "remove", "replace"]
-  static let writes: Set<String> = indexedWrites.union(["append", "removeLast", "set", "write"])
 
   func diagnose() -> Diagnosis {
     if let diagnosis = syncOnCurrentQueue() { return diagnosis }
@@ -133,12 +134,13 @@ struct CrashDiagnoser {
 
   /// The read trap on an empty array, probed: the same read past the end of a non-empty array decides what it shows.
   private func emptyArrayReadTrap() -> EmptyArrayReadTrap? {
-    guard isIndexTrap, !getTrapsByContract, evidence.runnerThread != nil, let point = crashPoint,
-      let call = crashingCall, call.operation == "get", let index = call.arguments.first?.intValue,
+    guard isIndexTrap, evidence.runnerThread != nil, let point = crashPoint,
+      let call = crashingCall, case .get(let index)? = arrayStep(call), !trapsByContract(call),
       let elements = arrayAfter(sequentialPrefix(before: point)), elements.isEmpty
     else { return nil }
     guard let fillingCall,
-      let probe = IndexGuardProbe(trappingAt: index, filling: fillingCall, arrayAfter: arrayAfter)
+      let probe = IndexGuardProbe(
+        trapping: call, at: index, filling: fillingCall, arrayAfter: arrayAfter)
     else { return EmptyArrayReadTrap(call: call, probe: nil, finding: .inconclusive) }
     return EmptyArrayReadTrap(
       call: call, probe: probe,
@@ -148,7 +150,7 @@ struct CrashDiagnoser {
   /// The read trap on an empty array, where a read past the end of a non-empty array returns nil: the unsigned guard wraps at count 0 only.
   private func unsignedUnderflow(_ trap: EmptyArrayReadTrap) -> Diagnosis? {
     guard trap.finding == .guarded, let probe = trap.probe,
-      let index = trap.call.arguments.first?.intValue
+      case .get(let index)? = arrayStep(trap.call)
     else { return nil }
     return Diagnosis(
       .unsignedUnderflowBoundsCheck,
@@ -192,14 +194,18 @@ struct CrashDiagnoser {
     // Every call counts, the ones after those in flight too: each invocation runs the whole
     // scenario, and a block an earlier invocation submitted may run during a later one.
     for order in possibleOrders(through: scenario.size - 1) {
-      for (position, call) in order.enumerated() where Self.indexedWrites.contains(call.operation) {
-        guard let elements = arrayAfter(Array(order[..<position])),
-          let index = (call.operation == "replace" ? call.arguments.first : call.arguments.last)?
-            .intValue
-        else { continue }
+      for (position, call) in order.enumerated() {
+        // An insert is valid at count too; a removal or a replacement only at an element.
+        let index: Int
+        let validAtCount: Bool
+        switch arrayStep(call) {
+        case .insert(_, let at)?: (index, validAtCount) = (at, true)
+        case .remove(let at)?, .replace(let at, _)?: (index, validAtCount) = (at, false)
+        default: continue
+        }
+        guard let elements = arrayAfter(Array(order[..<position])) else { continue }
         let valid =
-          call.operation == "insert"
-          ? (0...elements.count).contains(index) : elements.indices.contains(index)
+          validAtCount ? (0...elements.count).contains(index) : elements.indices.contains(index)
         guard !valid else { continue }
         return Diagnosis(
           .uncheckedIndexInAsyncWrite,
@@ -221,7 +227,7 @@ struct CrashDiagnoser {
   /// the live storage.
   private func escapedLiveStorage() -> Diagnosis? {
     guard evidence.kind == .crash, evidence.runnerThread != nil, let call = crashingCall,
-      call.operation == "snapshot",
+      arrayStep(call) == .snapshot,
       evidence.functions.contains(where: { $0.contains("nextObject") }), !isInsideAQueue,
       evidence.inFlight.count > 1 || scenario.activeThreads > 1
     else { return nil }
@@ -240,9 +246,10 @@ struct CrashDiagnoser {
   /// what it reads is the live storage, not a copy.
   private func writerCrashedUnderEscapedReader() -> Diagnosis? {
     guard evidence.kind == .crash, let thread = evidence.runnerThread, let call = crashingCall,
-      Self.writes.contains(call.operation), isInsideAQueue,
+      let step = arrayStep(call), !ArrayModel.leavesStateUnchanged(step, result: nil),
+      isInsideAQueue,
       let reader = evidence.inFlight.first(where: {
-        $0.thread != thread && $0.call.operation == "snapshot"
+        $0.thread != thread && arrayStep($0.call) == .snapshot
       })
     else { return nil }
     return Diagnosis(

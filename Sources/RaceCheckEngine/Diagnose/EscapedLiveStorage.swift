@@ -7,51 +7,54 @@
 /// under them. A copy made inside the queue could not have.
 enum EscapedLiveStorage {
   /// The diagnosis, when reads after leaving the queue, racing a write inside it, are all that no order explains.
-  static func diagnose<Model: HistoryModel>(
-    _ history: History, escapedReads: [EscapedRead], initial: Model
+  ///
+  /// Whether a call reads or writes is what its step does to the model: a read leaves
+  /// the state unchanged, a write changes it.
+  static func diagnose<Subject, Model: HistoryModel>(
+    _ history: History, escapedReads: [EscapedRead], spec: Spec<Subject, Model>
   ) -> Diagnosis? {
-    let reads = escapedReads.filter { read in
-      history.entries.contains(read.reader) && history.entries.contains(read.writer)
-        && leavesStateUnchanged(read.reader, in: Model.self)
-        && !leavesStateUnchanged(read.writer, in: Model.self)
+    let operations = history.operations
+    let steps = spec.steps(of: history)
+    /// Whether operation `index` changes the model's state; nil when its step is not known.
+    func changesState(_ index: Int) -> Bool? {
+      steps[index].map { !Model.leavesStateUnchanged($0, result: nil) }
+    }
+    // Each escaped read with its reader's and its writer's index in the history.
+    let reads = escapedReads.compactMap { read -> (read: EscapedRead, reader: Int)? in
+      guard let reader = operations.firstIndex(of: read.reader),
+        let writer = operations.firstIndex(of: read.writer),
+        changesState(reader) == false, changesState(writer) == true
+      else { return nil }
+      return (read, reader)
     }
     let readers = Set(reads.map(\.reader))
     guard !readers.isEmpty else { return nil }
-    let hypothesis = Hypothesis<Model> { state, entry in
-      readers.contains(entry) ? nil : Model.correctStep(&state, entry)
+    let correct = Hypothesis<Model>(modelSides: spec.modelSides(of: history))
+    let hypothesis = Hypothesis<Model> { state, index in
+      readers.contains(index) ? nil : correct.step(&state, index)
     }
-    guard let order = hypothesis.witness(for: history, from: initial) else { return nil }
+    guard let order = hypothesis.witness(for: history, from: spec.model) else { return nil }
     // In that order, the first read whose result the model does not give is the one that saw the write.
-    let seen = hypothesis.replay(order, of: history, from: initial) {
-      entry, state -> (History.Entry, Value)? in
+    let seen = hypothesis.replay(order, from: spec.model) { index, state -> (Int, Value)? in
       var after = state
-      guard readers.contains(entry), let expected = Model.correctStep(&after, entry),
-        expected != entry.result
+      guard readers.contains(index), let expected = correct.step(&after, index),
+        expected != operations[index].result
       else { return nil }
-      return (entry, expected)
+      return (index, expected)
     }
-    guard let (reader, expected) = seen,
-      let queue = reads.first(where: { $0.reader == reader })?.queue
+    guard let (readerIndex, expected) = seen,
+      let queue = reads.first(where: { $0.reader == readerIndex })?.read.queue
     else { return nil }
-    let writers = reads.filter { $0.reader == reader && $0.queue == queue }.map {
-      "\($0.writer.call) on thread \($0.writer.process)"
+    let reader = operations[readerIndex]
+    let writers = reads.filter { $0.reader == readerIndex && $0.read.queue == queue }.map {
+      "\($0.read.writer.callText) on thread \($0.read.writer.process)"
     }
     return Diagnosis(
       .escapedLiveStorage,
       evidence:
-        "\(reader.call) on thread \(reader.process) returned \(reader.result) where the model returns \(expected): "
+        "\(reader.callText) on thread \(reader.process) returned \(reader.result) where the model returns \(expected): "
         + "it read on after leaving the queue '\(queue)', while \(writers.joined(separator: " and ")) "
         + "wrote inside the queue, and every other result has a linearization: the operation returns the "
         + "live internal storage (or an enumerator over it), not a copy")
-  }
-
-  /// Whether `entry`'s operation changes nothing in the model, whatever it returns.
-  private static func leavesStateUnchanged<Model: HistoryModel>(
-    _ entry: History.Entry, in _: Model.Type
-  ) -> Bool {
-    guard let step = try? Model.step(entry.call.operation, entry.call.arguments) else {
-      return false
-    }
-    return Model.leavesStateUnchanged(step, result: nil)
   }
 }

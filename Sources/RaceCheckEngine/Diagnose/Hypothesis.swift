@@ -4,41 +4,39 @@
 /// the correct model cannot linearize, becomes linearizable under the model with
 /// exactly that bug. The witness order then shows where the bug acted.
 struct Hypothesis<State: Hashable> {
-  /// The model's expected result for an entry, applied to the state; nil accepts any result.
-  let step: (inout State, History.Entry) -> Value?
+  /// The model's expected result for the history's operation at an index, applied to the state; nil accepts any result.
+  let step: (inout State, Int) -> Value?
 
   /// A linearization of `history` from `initial` under this model, or nil when there is none.
   func witness(for history: History, from initial: State) -> [Int]? {
-    let entries = history.entries
-    let intervals = entries.map {
-      LinearizabilityChecker<State>.Interval(callTime: $0.callTime, returnTime: $0.returnTime)
+    let operations = history.operations
+    let intervals = operations.map {
+      LinearizabilityChecker<State>.Interval(callTime: $0.call, returnTime: $0.return)
     }
     let checker = LinearizabilityChecker(intervals: intervals, initial: initial) { state, index in
-      guard let expected = step(&state, entries[index]) else { return true }
-      return expected == entries[index].result
+      guard let expected = step(&state, index) else { return true }
+      return expected == operations[index].result
     }
     if case .linearizable(let order) = checker.check() { return order }
     return nil
   }
 
-  /// Replays `order`, calling `visit` with each entry and the state just before it, until `visit` returns a value.
+  /// Replays `order`, calling `visit` with each operation's index and the state just before it, until `visit` returns a value.
   func replay<Found>(
-    _ order: [Int], of history: History, from initial: State,
-    until visit: (History.Entry, State) -> Found?
+    _ order: [Int], from initial: State, until visit: (Int, State) -> Found?
   ) -> Found? {
     var state = initial
     for index in order {
-      if let found = visit(history.entries[index], state) { return found }
-      _ = step(&state, history.entries[index])
+      if let found = visit(index, state) { return found }
+      _ = step(&state, index)
     }
     return nil
   }
 }
 
-extension HistoryModel {
-  /// The model's own step for a history entry.
-  static func correctStep(_ state: inout Self, _ entry: History.Entry) -> Value? {
-    guard let step = try? Self.step(entry.call.operation, entry.call.arguments) else { return nil }
-    return state.apply(step)
+extension Hypothesis {
+  /// The correct model: each operation's model side, by index, as ``Spec/modelSides(of:)`` gives them.
+  init(modelSides: [(@Sendable (inout State) -> Value)?]) {
+    self.init { state, index in modelSides[index].map { $0(&state) } }
   }
 }

@@ -1,39 +1,44 @@
 /// Names `identity-instead-of-equality`: a lookup misses an equal element because it compares references.
 enum IdentityInsteadOfEquality {
-  static let lookups: Set<String> = ["indexOf", "contains"]
-
   /// The diagnosis, when lookups of fresh references always missing explains the history.
   ///
-  /// - Parameters:
-  ///   - history: The failing history.
-  ///   - initial: The model's initial state.
-  ///   - freshReferences: The lookups whose argument reaches the subject as a new object on each call.
-  /// - Returns: The diagnosis, or nil when the hypothesis does not explain the history.
-  static func diagnose(_ history: History, initial: ArrayModel, freshReferences: Set<String>)
+  /// A lookup is any operation whose step in the array model is `indexOf(v)` or
+  /// `contains(v)`, whatever the spec calls it; only one whose argument reaches the subject as
+  /// a new object on each call (``Operation/passesFreshReferences``) can miss this way.
+  static func diagnose<Subject>(_ history: History, spec: Spec<Subject, ArrayModel>)
     -> Diagnosis?
   {
-    let identityLookups = lookups.intersection(freshReferences)
-    guard history.entries.contains(where: { identityLookups.contains($0.call.operation) }) else {
-      return nil
-    }
-    // A new object is identical to nothing stored, so an identity lookup never finds it.
-    let buggy = Hypothesis<ArrayModel> { state, entry in
-      switch entry.call.operation {
-      case "indexOf" where identityLookups.contains("indexOf"): return .null
-      case "contains" where identityLookups.contains("contains"): return .bool(false)
-      default: return ArrayModel.correctStep(&state, entry)
+    let freshReferences = Set(spec.operations.filter(\.passesFreshReferences).map(\.name))
+    let steps = spec.steps(of: history)
+    // The value each identity lookup looks for, by index.
+    let lookedUp = history.operations.indices.map { index -> Value? in
+      guard freshReferences.contains(history.operations[index].name) else { return nil }
+      switch steps[index] {
+      case .indexOf(let value)?, .contains(let value)?: return value
+      default: return nil
       }
     }
-    guard let order = buggy.witness(for: history, from: initial) else { return nil }
-    return buggy.replay(order, of: history, from: initial) { entry, state in
-      guard identityLookups.contains(entry.call.operation),
-        let argument = entry.call.arguments.first,
-        let position = state.elements.firstIndex(of: argument)
-      else { return nil }
+    guard lookedUp.contains(where: { $0 != nil }) else { return nil }
+    let correct = Hypothesis<ArrayModel>(modelSides: spec.modelSides(of: history))
+    // A new object is identical to nothing stored: the lookup answers as if no element equalled it.
+    let buggy = Hypothesis<ArrayModel> { state, index in
+      guard let value = lookedUp[index], let step = steps[index] else {
+        return correct.step(&state, index)
+      }
+      var withoutIt = state
+      withoutIt.elements.removeAll { $0 == value }
+      return withoutIt.apply(step)
+    }
+    guard let order = buggy.witness(for: history, from: spec.model) else { return nil }
+    return buggy.replay(order, from: spec.model) { index, state in
+      guard let value = lookedUp[index], let position = state.elements.firstIndex(of: value) else {
+        return nil
+      }
+      let lookup = history.operations[index]
       return Diagnosis(
         .identityInsteadOfEquality,
         evidence:
-          "\(entry.call) returned \(entry.result) while the array held an equal element at index \(position): "
+          "\(lookup.callText) returned \(lookup.result) while the array held an equal element at index \(position): "
           + "the argument is a new object equal to the stored one, and the lookup compares identity (===), not equality"
       )
     }

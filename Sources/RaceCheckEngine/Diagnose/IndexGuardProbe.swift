@@ -34,34 +34,42 @@ struct IndexGuardProbe: CustomStringConvertible {
   /// The number of elements the model holds after the filling call.
   let elements: Int
 
-  /// The probe for a trapping read `get(index)`, or nil when `filling` does not leave the model's array non-empty.
+  /// The probe for `trapping`, a read whose step is the array model's `get(index)`, or nil when `filling` does not leave the model's array non-empty.
   ///
-  /// The read keeps the trapping index when it is out of range after the filling call too, so
-  /// that only the array's count differs; otherwise it reads at `count`.
+  /// The probe reads with the same operation. It keeps the trapping index when it is out of
+  /// range after the filling call too, so that only the array's count differs; otherwise it
+  /// reads at `count`.
   init?(
-    trappingAt index: Int, filling: Scenario.Call, arrayAfter: ([Scenario.Call]) -> [Value]?
+    trapping: Scenario.Call, at index: Int, filling: Scenario.Call,
+    arrayAfter: ([Scenario.Call]) -> [Value]?
   ) {
     guard let elements = arrayAfter([filling])?.count, elements > 0 else { return nil }
     self.filling = filling
     self.elements = elements
-    read = Scenario.Call("get", [.int(index >= elements ? index : elements)])
+    // The vocabulary's `get` takes the index alone, and a spec's operation keeps its arguments.
+    read = Scenario.Call(trapping.operation, [.int(index >= elements ? index : elements)])
   }
 
   /// A call of `spec` that its model says leaves the array non-empty from the initial state, with the arguments its generators draw first; nil when none does.
   ///
   /// What each operation does to the model decides, whether it is the vocabulary's or
-  /// its own model closure's: an `append` with its own model, or an `appendContentsOf`,
-  /// fills the array as well. An operation named `append` is tried first, so that the
-  /// probe reads as the user expects.
+  /// its own model closure's: an append with its own model, or an `appendContentsOf`,
+  /// fills the array as well. A call whose step is the model's `append(v)`, whatever the
+  /// spec calls it, is tried first, so that the probe reads as the user expects; the others
+  /// follow in the spec's order.
   static func fillingCall<Subject, Model>(of spec: Spec<Subject, Model>) -> Scenario.Call? {
     guard spec.model is ArrayModel else { return nil }
-    let appends = spec.operations.filter { $0.name == "append" }
-    for operation in appends + spec.operations.filter({ $0.name != "append" }) {
+    let calls = spec.operations.map { operation in
       var random = SplitMix64(seed: 0)
-      let call = Scenario.Call(operation.name, operation.generators.map { $0.draw(&random, 1) })
-      if let elements = spec.arrayElements(after: [call]), !elements.isEmpty { return call }
+      return Scenario.Call(operation.name, operation.generators.map { $0.draw(&random, 1) })
     }
-    return nil
+    let isAppend = { (call: Scenario.Call) -> Bool in
+      if case .append? = spec.arrayStep(of: call) { return true }
+      return false
+    }
+    return (calls.filter(isAppend) + calls.filter { !isAppend($0) }).first {
+      spec.arrayElements(after: [$0])?.isEmpty == false
+    }
   }
 
   /// The probe as evidence says it: `get(1) after append(0), past the end of an array of 1 element`.

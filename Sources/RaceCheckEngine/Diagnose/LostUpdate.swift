@@ -9,23 +9,26 @@
 /// whose writes that take effect late also explain a write that took effect never.
 enum LostUpdate {
   /// The diagnosis, when dropping one or two writes that each overlapped another write explains the history.
-  static func diagnose<Model: HistoryModel>(_ history: History, initial: Model) -> Diagnosis? {
-    guard let writes = UnorderedWrite.writes[Model.name] else { return nil }
-    let isWrite = { (entry: History.Entry) in writes.contains(entry.call.operation) }
-    let entries = history.entries
+  static func diagnose<Subject, Model: HistoryModel>(
+    _ history: History, spec: Spec<Subject, Model>
+  ) -> Diagnosis? {
+    guard UnorderedWrite.storesEachWrite(Model.self) else { return nil }
+    let isWrite = UnorderedWrite.writes(spec.steps(of: history), of: Model.self)
     let racing = NonAtomicCompoundUpdate.racingUpdates(
-      in: entries, isCompound: isWrite, isUpdate: isWrite)
+      in: history, isCompound: { isWrite[$0] }, isUpdate: { isWrite[$0] })
+    let correct = Hypothesis<Model>(modelSides: spec.modelSides(of: history))
     guard
       let (lost, _) = NonAtomicCompoundUpdate.lostUpdates(
-        history, racing: racing, initial: initial, step: Model.correctStep)
+        history, racing: racing, initial: spec.model, step: correct.step)
     else { return nil }
-    let first = entries[lost[0]]
-    let rival = NonAtomicCompoundUpdate.rival(of: first, in: entries, isUpdate: isWrite)
+    let first = history.operations[lost[0]]
+    let rival = history.operations[
+      NonAtomicCompoundUpdate.rival(of: lost[0], in: history, isUpdate: { isWrite[$0] })]
     let effects = lost.count == 1 ? "its effect" : "the effects of \(lost.count) such writes"
     return Diagnosis(
       .lostUpdate,
       evidence:
-        "\(first.call) on thread \(first.process) overlapped \(rival.call) on thread \(rival.process), "
+        "\(first.callText) on thread \(first.process) overlapped \(rival.callText) on thread \(rival.process), "
         + "and the history is explained only if \(effects) never showed: the writes were not "
         + "synchronized with each other, or each is atomic but writes back a stale copy of the "
         + "state it read (a locked get, then a locked set); the results alone cannot tell which")

@@ -1,5 +1,5 @@
 extension NonAtomicCompoundUpdate {
-  /// A model state with the states that split compound updates read, keyed by the update's entry.
+  /// A model state with the states that split compound updates read, keyed by the update's index in the history.
   struct StaleState<Model: Hashable>: Hashable {
     var model: Model
     var reads: [Int: Model] = [:]
@@ -17,41 +17,40 @@ extension NonAtomicCompoundUpdate {
   /// state is not tried.
   static func staleReads<Model: Hashable>(
     _ history: History, initial: Model, racing: [Int],
-    step: @escaping (inout Model, History.Entry) -> Value?
+    step: @escaping (inout Model, Int) -> Value?
   ) -> (split: [Int], order: [Int], history: History)? {
     guard let patch = patcher(for: initial) else { return nil }
-    let entries = history.entries
     for count in 1...maximumLost {
       for split in combinations(of: racing, count: count) {
-        var halves = History(entries: [])
-        var roles: [History.Entry: (index: Int, isRead: Bool)] = [:]
-        for (index, entry) in entries.enumerated() {
-          guard split.contains(index) else {
-            halves.entries.append(entry)
-            continue
+        // The split updates' halves, each at the update's place in time, with what each operation of the new history is.
+        var halves = History(operations: [])
+        var roles: [Half] = []
+        for (index, operation) in history.operations.enumerated() {
+          if split.contains(index) {
+            halves.operations += [operation, operation]
+            roles += [.read(of: index), .write(of: index)]
+          } else {
+            halves.operations.append(operation)
+            roles.append(.whole(index))
           }
-          var read = entry
-          read.call.operation += " (read)"
-          var write = entry
-          write.call.operation += " (write)"
-          roles[read] = (index, true)
-          roles[write] = (index, false)
-          halves.entries += [read, write]
         }
-        let hypothesis = Hypothesis<StaleState<Model>> { state, entry in
-          guard let role = roles[entry] else { return step(&state.model, entry) }
-          if role.isRead {
-            state.reads[role.index] = state.model
+        let hypothesis = Hypothesis<StaleState<Model>> { state, half in
+          switch roles[half] {
+          case .whole(let index):
+            return step(&state.model, index)
+          case .read(let index):
+            state.reads[index] = state.model
+            return .null
+          case .write(let index):
+            // A write before its read fits no order: a result no operation has rejects it.
+            guard let read = state.reads.removeValue(forKey: index) else {
+              return .string("written before it was read")
+            }
+            var written = read
+            _ = step(&written, index)
+            state.model = patch(state.model, read, written)
             return .null
           }
-          // A write before its read fits no order: a result no entry has rejects it.
-          guard let read = state.reads.removeValue(forKey: role.index) else {
-            return .string("written before it was read")
-          }
-          var written = read
-          _ = step(&written, entries[role.index])
-          state.model = patch(state.model, read, written)
-          return .null
         }
         if let order = hypothesis.witness(for: halves, from: StaleState(model: initial)) {
           return (split, order, halves)
@@ -59,6 +58,16 @@ extension NonAtomicCompoundUpdate {
       }
     }
     return nil
+  }
+
+  /// What an operation of a history whose split updates are made of two halves is, by the index of the original history's operation.
+  private enum Half {
+    /// An operation that is not split.
+    case whole(Int)
+    /// The read of a split update.
+    case read(of: Int)
+    /// The later write of a split update, computed from its read.
+    case write(of: Int)
   }
 
   /// How a split update's write changes the current state: by what its model closure changed in the state it read.

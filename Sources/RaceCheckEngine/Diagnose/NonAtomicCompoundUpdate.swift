@@ -1,143 +1,151 @@
 /// Names `non-atomic-compound-update`: overlapping read-modify-writes, some of whose effects are lost.
 ///
-/// Two kinds of operation are read-modify-writes: a counter's `increment` and `add`, by
-/// the counter's contract, and an operation a spec gives its own model closure, which
+/// Two kinds of operation are read-modify-writes: a counter's `increment` and `add` steps,
+/// by the counter's contract, and an operation a spec gives its own model closure, which
 /// may make several calls into the subject (`set(get(k) + 1, k)`). The hypotheses are the
 /// same for both: dropping the effect of one or two of them that overlapped another
 /// update makes the history linearizable, as a write computed from a stale read does, or,
 /// when the stale write overwrote another update (an increment over a `set`), splitting
 /// them into a read and a later write computed from it does.
 enum NonAtomicCompoundUpdate {
-  static let compoundUpdates: Set<String> = ["increment", "add"]
-  static let updates: Set<String> = ["increment", "add", "set"]
-
   /// The most lost updates a diagnosis tries: one for a minimized failure, two for one shrinking could not reduce.
   static let maximumLost = 2
 
   /// The diagnosis, when dropping one or two counter updates that overlapped another update explains the history.
-  static func diagnose(_ history: History, initial: CounterModel) -> Diagnosis? {
-    let entries = history.entries
-    let racing = racingUpdates(
-      in: entries, isCompound: { compoundUpdates.contains($0.call.operation) },
-      isUpdate: { updates.contains($0.call.operation) })
+  ///
+  /// The counter's steps say what each operation is, whatever the spec calls it: `increment`
+  /// and `add` are read-modify-writes, `set` another update, `get` the read that saw the loss.
+  static func diagnose<Subject>(_ history: History, counter spec: Spec<Subject, CounterModel>)
+    -> Diagnosis?
+  {
+    let steps = spec.steps(of: history)
+    let isCompound = { (index: Int) -> Bool in
+      switch steps[index] {
+      case .increment?, .add?: true
+      default: false
+      }
+    }
+    let isUpdate = { (index: Int) -> Bool in
+      if case .set? = steps[index] { return true }
+      return isCompound(index)
+    }
+    let racing = racingUpdates(in: history, isCompound: isCompound, isUpdate: isUpdate)
+    let correct = Hypothesis<CounterModel>(modelSides: spec.modelSides(of: history))
     guard
       let (lost, order) = lostUpdates(
-        history, racing: racing, initial: initial, step: CounterModel.correctStep)
+        history, racing: racing, initial: spec.model, step: correct.step)
     else {
       // An increment that overwrote a `set` from its stale read loses the set, not itself.
-      return staleReads(history, initial: initial, racing: racing, step: CounterModel.correctStep)
-        .map {
-          staleReadDiagnosis(
-            $0.split, of: history, writes: updates, atomicParts: "each read and write")
-        }
+      return staleReads(history, initial: spec.model, racing: racing, step: correct.step).map {
+        staleReadDiagnosis(
+          $0.split, of: history, isUpdate: isUpdate, atomicParts: "each read and write")
+      }
     }
-    let first = entries[lost[0]]
-    let rival = rival(of: first, in: entries, isUpdate: { updates.contains($0.call.operation) })
-    let correct = Hypothesis<CounterModel>(step: CounterModel.correctStep)
-    let read = correct.replay(order, of: history, from: initial) { candidate, state in
-      candidate.call.operation == "get" && candidate.result != .int(state.value)
-        ? (candidate, Value.int(state.value)) : nil
+    let read = correct.replay(order, from: spec.model) { index, state -> (Int, Value)? in
+      guard case .get? = steps[index], history.operations[index].result != .int(state.value)
+      else { return nil }
+      return (index, Value.int(state.value))
     }
     return diagnosis(
-      first: first, rival: rival, read: read, lost: lost, atomicParts: "each read and write")
+      lost: lost, of: history, isUpdate: isUpdate, read: read, atomicParts: "each read and write")
   }
 
   /// The diagnosis, when dropping one or two of the spec's own updates that overlapped another update explains the history.
   ///
   /// The spec's own updates are its operations with a model closure that return nothing;
   /// another update is any operation that returns nothing. The model is the spec's: each
-  /// entry's step is its operation's model side.
+  /// operation's step is its operation's model side.
   static func diagnose<Subject, Model>(_ history: History, spec: Spec<Subject, Model>)
     -> Diagnosis?
   {
-    let own = Set(spec.operations.filter { !$0.mapsToVocabulary && !$0.returnsValue }.map(\.name))
-    let writes = Set(spec.operations.filter { !$0.returnsValue }.map(\.name))
-    let entries = history.entries
-    let racing = racingUpdates(
-      in: entries, isCompound: { own.contains($0.call.operation) },
-      isUpdate: { writes.contains($0.call.operation) })
-    let steps = spec.boundSteps(for: history)
-    let step: (inout Model, History.Entry) -> Value? = { state, entry in
-      steps[entry].map { $0(&state) }
+    let operations = history.operations.map { spec.operation(named: $0.name) }
+    let isCompound = { (index: Int) in
+      operations[index].map { !$0.mapsToVocabulary && !$0.returnsValue } ?? false
     }
+    let isUpdate = { (index: Int) in operations[index].map { !$0.returnsValue } ?? false }
+    let racing = racingUpdates(in: history, isCompound: isCompound, isUpdate: isUpdate)
+    let correct = Hypothesis<Model>(modelSides: spec.modelSides(of: history))
     guard
-      let (lost, order) = lostUpdates(history, racing: racing, initial: spec.model, step: step)
+      let (lost, order) = lostUpdates(
+        history, racing: racing, initial: spec.model, step: correct.step)
     else {
-      return staleReads(history, initial: spec.model, racing: racing, step: step).map {
+      return staleReads(history, initial: spec.model, racing: racing, step: correct.step).map {
         staleReadDiagnosis(
-          $0.split, of: history, writes: writes,
-          atomicParts: "each call \(history.entries[$0.split[0]].call.operation) makes")
+          $0.split, of: history, isUpdate: isUpdate,
+          atomicParts: "each call \(history.operations[$0.split[0]].name) makes")
       }
     }
-    let first = entries[lost[0]]
-    let rival = rival(of: first, in: entries, isUpdate: { writes.contains($0.call.operation) })
-    let correct = Hypothesis<Model>(step: step)
-    let read = correct.replay(order, of: history, from: spec.model) {
-      candidate, state -> (History.Entry, Value)? in
+    let read = correct.replay(order, from: spec.model) { index, state -> (Int, Value)? in
       var after = state
-      guard spec.operation(named: candidate.call.operation)?.returnsValue == true,
-        let expected = step(&after, candidate), expected != candidate.result
+      guard operations[index]?.returnsValue == true, let expected = correct.step(&after, index),
+        expected != history.operations[index].result
       else { return nil }
-      return (candidate, expected)
+      return (index, expected)
     }
     return diagnosis(
-      first: first, rival: rival, read: read, lost: lost,
-      atomicParts: "each call \(first.call.operation) makes")
+      lost: lost, of: history, isUpdate: isUpdate, read: read,
+      atomicParts: "each call \(history.operations[lost[0]].name) makes")
   }
 
   /// The diagnosis of updates that wrote from a stale read: which update overlapped which, and why.
   private static func staleReadDiagnosis(
-    _ split: [Int], of history: History, writes: Set<String>, atomicParts: String
+    _ split: [Int], of history: History, isUpdate: (Int) -> Bool, atomicParts: String
   ) -> Diagnosis {
-    let entries = history.entries
-    let first = entries[split[0]]
-    let rival = rival(of: first, in: entries, isUpdate: { writes.contains($0.call.operation) })
+    let first = history.operations[split[0]]
+    let rival = history.operations[rival(of: split[0], in: history, isUpdate: isUpdate)]
     let updates = split.count == 1 ? "its write" : "the writes of \(split.count) such updates"
     return Diagnosis(
       .nonAtomicCompoundUpdate,
       evidence:
-        "\(first.call) on thread \(first.process) overlapped \(rival.call) on thread \(rival.process): "
-        + "the history is explained only if \(first.call) read the state, another update took "
+        "\(first.callText) on thread \(first.process) overlapped \(rival.callText) on thread \(rival.process): "
+        + "the history is explained only if \(first.callText) read the state, another update took "
         + "effect, and then \(updates) overwrote it with a value computed from the stale read, "
         + "because \(atomicParts) is atomic but the read-modify-write made of them is not"
     )
   }
 
-  /// The diagnosis's sentence: which update overlapped which, the read that saw the loss, and why.
+  /// The diagnosis's sentence: which update overlapped which, the read that saw the loss (its index and the model's result), and why.
   private static func diagnosis(
-    first: History.Entry, rival: History.Entry, read: (History.Entry, Value)?, lost: [Int],
+    lost: [Int], of history: History, isUpdate: (Int) -> Bool, read: (Int, Value)?,
     atomicParts: String
   ) -> Diagnosis {
+    let first = history.operations[lost[0]]
+    let rival = history.operations[rival(of: lost[0], in: history, isUpdate: isUpdate)]
     let observed =
-      read.map { " and \($0.0.call) returned \($0.0.result) where the model expects \($0.1)" } ?? ""
+      read.map {
+        let operation = history.operations[$0.0]
+        return
+          " and \(operation.callText) returned \(operation.result) where the model expects \($0.1)"
+      } ?? ""
     return Diagnosis(
       .nonAtomicCompoundUpdate,
       evidence:
-        "\(first.call) on thread \(first.process) overlapped \(rival.call) on thread \(rival.process)\(observed): "
+        "\(first.callText) on thread \(first.process) overlapped \(rival.callText) on thread \(rival.process)\(observed): "
         + "\(lostCount(lost)), because \(atomicParts) is atomic but the read-modify-write made of them is not"
     )
   }
 
-  /// The update that overlapped `first`, one with its first argument (the same key) where there is one.
+  /// The index of the update that overlapped operation `first`, one with its first argument (the same key) where there is one.
   ///
   /// Only updates that overlapped another are tried as lost or stale, so there is one.
-  static func rival(
-    of first: History.Entry, in entries: [History.Entry], isUpdate: (History.Entry) -> Bool
-  ) -> History.Entry {
-    let overlapping = entries.filter { $0 != first && isUpdate($0) && overlap(first, $0) }
-    return overlapping.first { $0.call.arguments.first == first.call.arguments.first }
+  static func rival(of first: Int, in history: History, isUpdate: (Int) -> Bool) -> Int {
+    let operations = history.operations
+    let overlapping = operations.indices.filter {
+      $0 != first && isUpdate($0) && overlap(operations[first], operations[$0])
+    }
+    return overlapping.first { operations[$0].arguments.first == operations[first].arguments.first }
       ?? overlapping[0]
   }
 
-  /// The compound updates of `entries` that overlapped another update: only those can have lost their effect to it.
+  /// The indexes of the compound updates of `history` that overlapped another update: only those can have lost their effect to it.
   static func racingUpdates(
-    in entries: [History.Entry], isCompound: (History.Entry) -> Bool,
-    isUpdate: (History.Entry) -> Bool
+    in history: History, isCompound: (Int) -> Bool, isUpdate: (Int) -> Bool
   ) -> [Int] {
-    entries.indices.filter { index in
-      isCompound(entries[index])
-        && entries.indices.contains { other in
-          other != index && isUpdate(entries[other]) && overlap(entries[index], entries[other])
+    let operations = history.operations
+    return operations.indices.filter { index in
+      isCompound(index)
+        && operations.indices.contains { other in
+          other != index && isUpdate(other) && overlap(operations[index], operations[other])
         }
     }
   }
@@ -145,13 +153,12 @@ enum NonAtomicCompoundUpdate {
   /// The fewest of `racing` whose effects, dropped, make the history linearizable, with the witness order.
   static func lostUpdates<State: Hashable>(
     _ history: History, racing: [Int], initial: State,
-    step: @escaping (inout State, History.Entry) -> Value?
+    step: @escaping (inout State, Int) -> Value?
   ) -> (lost: [Int], order: [Int])? {
-    let entries = history.entries
     for count in 1...maximumLost {
       for lost in combinations(of: racing, count: count) {
-        let hypothesis = Hypothesis<State> { state, entry in
-          lost.contains { entries[$0] == entry } ? .null : step(&state, entry)
+        let hypothesis = Hypothesis<State> { state, index in
+          lost.contains(index) ? .null : step(&state, index)
         }
         if let order = hypothesis.witness(for: history, from: initial) { return (lost, order) }
       }
@@ -163,10 +170,12 @@ enum NonAtomicCompoundUpdate {
     lost.count == 1 ? "one update was lost" : "\(lost.count) updates were lost"
   }
 
-  static func overlap(_ first: History.Entry, _ second: History.Entry) -> Bool {
-    let firstEnd = first.returnTime ?? .max
-    let secondEnd = second.returnTime ?? .max
-    return !(firstEnd < second.callTime || secondEnd < first.callTime)
+  static func overlap(_ first: RecordedHistory.Operation, _ second: RecordedHistory.Operation)
+    -> Bool
+  {
+    let firstEnd = first.return ?? .max
+    let secondEnd = second.return ?? .max
+    return !(firstEnd < second.call || secondEnd < first.call)
   }
 
   /// The subsets of `elements` with `count` members, in lexicographic order.

@@ -5,20 +5,28 @@
 /// same time on the same memory.
 enum TornValue {
   /// The diagnosis, when some read of a register returned a value that is neither the initial one nor written.
-  static func diagnose(_ history: History, initial: RegisterModel) -> Diagnosis? {
-    let written = Set(
-      history.entries.filter { $0.call.operation == "write" }.compactMap(\.call.arguments.first)
-    )
-    .union([initial.value])
+  ///
+  /// Reads and writes are the register model's `read` and `write(v)` steps, whatever the spec
+  /// calls them. An operation with its own model closure may store anything, so a history
+  /// with one tells nothing here.
+  static func diagnose<Subject>(_ history: History, spec: Spec<Subject, RegisterModel>)
+    -> Diagnosis?
+  {
+    let steps = spec.steps(of: history)
+    guard !steps.contains(where: { $0 == nil }) else { return nil }
+    var written: Set<Value> = [spec.model.value]
+    for case .write(let value)? in steps { written.insert(value) }
     guard
-      let torn = history.entries.first(where: {
-        $0.call.operation == "read" && $0.status == .ok && !written.contains($0.result)
+      let torn = history.operations.indices.first(where: {
+        steps[$0] == .read && history.operations[$0].status == .ok
+          && !written.contains(history.operations[$0].result)
       })
     else { return nil }
+    let read = history.operations[torn]
     return Diagnosis(
       .dataRace,
       evidence:
-        "\(torn.call) on thread \(torn.process) returned \(torn.result), a value no write stored: it read the "
+        "\(read.callText) on thread \(read.process) returned \(read.result), a value no write stored: it read the "
         + "value while another thread was writing it, with nothing ordering the two")
   }
 }
@@ -26,7 +34,7 @@ enum TornValue {
 extension Spec {
   /// Whether `history` holds a read of this spec's register that returned a value no write stored: proof of a race.
   func readsATornValue(in history: History) -> Bool {
-    guard let initial = model as? RegisterModel else { return false }
-    return TornValue.diagnose(history, initial: initial) != nil
+    guard let spec = self as? Spec<Subject, RegisterModel> else { return false }
+    return TornValue.diagnose(history, spec: spec) != nil
   }
 }

@@ -8,7 +8,7 @@ extension CheckReport {
     case .stepBound: headline = "does not finish: a schedule ran past its step bound"
     default: headline = "is not linearizable"
     }
-    let results = failure.kind == .nonLinearizable ? failure.history.entries.map(\.result) : nil
+    let results = failure.kind == .nonLinearizable ? failure.history.operations.map(\.result) : nil
     var lines = [
       "racecheck: \(target) \(headline)",
       "",

@@ -101,7 +101,7 @@ extension CheckReport: CustomStringConvertible {
     }
     if let crash = failure.crash { return crashDescription(failure, crash) }
     if let trace = failure.trace { return scheduleDescription(failure, trace) }
-    let results = failure.history.entries.map(\.result)
+    let results = failure.history.operations.map(\.result)
     var lines = [
       "racecheck: \(target) is not linearizable",
       "",
@@ -230,27 +230,27 @@ extension CheckReport: CustomStringConvertible {
 extension Explanation {
   /// The explanation as report lines.
   func lines(history: History) -> [String] {
-    let entries = history.entries
+    let operations = history.operations
     func name(_ index: Int) -> String {
-      "\(entries[index].call) on thread \(entries[index].process)"
+      "\(operations[index].callText) on thread \(operations[index].process)"
     }
     var lines: [String] = []
     if longestPrefix.isEmpty {
       lines.append("  No operation can be placed first.")
     } else {
       lines.append(
-        "  The longest order the checker found places \(longestPrefix.count) of \(entries.count) operations: "
-          + longestPrefix.map { entries[$0].call.description }.joined(separator: ", ") + ".")
+        "  The longest order the checker found places \(longestPrefix.count) of \(operations.count) operations: "
+          + longestPrefix.map { operations[$0].callText }.joined(separator: ", ") + ".")
     }
     lines.append("  The model's state then: \(state).")
     for candidate in candidates {
       if candidate.returned == candidate.expected {
         lines.append(
-          "  - \(name(candidate.entry)) returned \(candidate.returned), as the model allows, but no order after it works."
+          "  - \(name(candidate.operation)) returned \(candidate.returned), as the model allows, but no order after it works."
         )
       } else {
         lines.append(
-          "  - \(name(candidate.entry)) returned \(candidate.returned); the model returns \(candidate.expected)."
+          "  - \(name(candidate.operation)) returned \(candidate.returned); the model returns \(candidate.expected)."
         )
       }
     }

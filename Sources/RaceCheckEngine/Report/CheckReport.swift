@@ -147,7 +147,7 @@ public struct FailureReport: Sendable, Codable {
   /// How the subject failed.
   public var kind: Kind { evidence.kind }
   /// A failing history of `scenario`; empty for a death, which has none.
-  package var history: History { evidence.history ?? History(entries: []) }
+  package var history: History { evidence.history ?? History(operations: []) }
   /// What was seen of a crash, a hang or an early exit; nil for a failure with a history.
   package var crash: CrashEvidence? { evidence.crash }
   /// Where the repro file was written, or nil if it could not be.
@@ -167,7 +167,7 @@ package enum ReproFile: Sendable, Codable, Hashable {
 
 /// The checker's account of why a history has no linearization.
 package struct Explanation: Sendable, Hashable, Codable {
-  /// The operations the checker placed, in order, as indexes into the history's entries.
+  /// The operations the checker placed, in order, as indexes into the history's operations.
   package var longestPrefix: [Int]
   /// The model's state after them, as history files write it (or described, for a custom model).
   package var state: String
@@ -176,8 +176,8 @@ package struct Explanation: Sendable, Hashable, Codable {
 
   /// An operation that could have been placed next but whose result the model does not allow.
   package struct Candidate: Sendable, Hashable, Codable {
-    /// Its index in the history's entries.
-    package var entry: Int
+    /// Its index in the history's operations.
+    package var operation: Int
     /// What it returned.
     package var returned: Value
     /// What the model returns in that state.

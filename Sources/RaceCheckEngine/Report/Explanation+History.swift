@@ -4,13 +4,13 @@ extension Explanation {
     history: History, longestPrefix: [Int], state: Model,
     steps: [@Sendable (inout Model) -> Value]
   ) {
-    let entries = history.entries
+    let operations = history.operations
     let placed = Set(longestPrefix)
-    let remaining = entries.indices.filter { !placed.contains($0) }
+    let remaining = operations.indices.filter { !placed.contains($0) }
     // An operation can come next when no other remaining operation returned before it was called.
     let candidates = remaining.filter { candidate in
       !remaining.contains { other in
-        other != candidate && (entries[other].returnTime ?? .max) < entries[candidate].callTime
+        other != candidate && (operations[other].return ?? .max) < operations[candidate].call
       }
     }
     self.init(
@@ -18,7 +18,7 @@ extension Explanation {
       candidates: candidates.map { index in
         var copy = state
         return Candidate(
-          entry: index, returned: entries[index].result, expected: steps[index](&copy))
+          operation: index, returned: operations[index].result, expected: steps[index](&copy))
       })
   }
 }

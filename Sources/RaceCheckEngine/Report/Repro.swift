@@ -20,8 +20,8 @@ package struct Repro: Hashable, Sendable, Codable {
   package var diagnosis: BugPattern?
   /// How the failure showed; nil in files written before crashes had repro files, which were all non-linearizable results.
   package var failure: FailureReport.Kind?
-  /// A failing history of the scenario, in the history file's operation format.
-  package var operations: [HistoryFile.Operation]?
+  /// A failing history of the scenario, whose `Codable` form is the history file's, times counted from its first call.
+  package var operations: [RecordedHistory.Operation]?
   /// The history's model, so that the repro file is also a history file (`racecheck check` reads it); absent in older files.
   package var model: String?
   /// The model's initial state; absent for the model's default and in older files.
@@ -33,11 +33,10 @@ package struct Repro: Hashable, Sendable, Codable {
   /// True when a `--sanitize=thread` build found the failure; a build without the sanitizer does not see the races it reports.
   package var threadSanitizer: Bool?
 
-  /// Creates a repro.
+  /// Creates a repro without a history, as one of a failure that left none has (a crash, a hang, an early exit).
   package init(
     target: String, seed: UInt64, scenarioIndex: Int, configuration: Configuration,
-    scenario: Scenario,
-    diagnosis: BugPattern?, history: History?, failure: FailureReport.Kind? = .nonLinearizable
+    scenario: Scenario, diagnosis: BugPattern?, failure: FailureReport.Kind? = .nonLinearizable
   ) {
     racecheck = 1
     self.target = target
@@ -47,7 +46,6 @@ package struct Repro: Hashable, Sendable, Codable {
     self.scenario = scenario
     self.diagnosis = diagnosis
     self.failure = failure
-    operations = history.map(HistoryFile.operations)
     threadSanitizer = SanitizerRaceLog.isActive ? true : nil
   }
 
@@ -58,16 +56,10 @@ package struct Repro: Hashable, Sendable, Codable {
   ) {
     self.init(
       target: target, seed: seed, scenarioIndex: scenarioIndex, configuration: configuration,
-      scenario: scenario, diagnosis: diagnosis, history: nil)
+      scenario: scenario, diagnosis: diagnosis)
     model = history.model
     initial = history.initial
-    operations = history.operations.map { operation in
-      HistoryFile.Operation(
-        process: operation.process.intValue ?? 0, op: operation.name, args: operation.arguments,
-        call: operation.call, return: operation.return,
-        result: operation.result.isNull ? Value?.none : .some(operation.result),
-        status: operation.status == .ok ? nil : operation.status)
-    }
+    operations = history.operations
   }
 
   /// Reads a repro file, or says precisely why it cannot be used.

@@ -1,45 +1,28 @@
-/// A record of operations: what each process called, when it called and returned, and what came back.
+/// What one run of a scenario recorded: each call as a ``RecordedHistory/Operation``, in history order.
 ///
-/// Operation A precedes operation B exactly when A returned before B was called;
-/// equal timestamps mean the two overlap.
+/// A thread is the process numbered by its index, and times are
+/// ``MonotonicInstant/nanoseconds``: only their order counts. Written to a file, with its
+/// model, it becomes a ``RecordedHistory`` whose times count from its first call.
 package struct History: Hashable, Sendable, Codable {
   /// What is known of an operation's outcome: the status a history file records.
   package typealias Status = RecordedHistory.Operation.Status
 
-  /// One operation of a history.
-  package struct Entry: Hashable, Sendable, Codable {
-    /// The thread or client that made the call.
-    package var process: Int
-    /// The operation and its arguments.
-    package var call: Scenario.Call
-    /// When the operation was called.
-    package var callTime: Int64
-    /// When it returned; nil when its outcome is unknown.
-    package var returnTime: Int64?
-    /// What it returned; `null` for operations that return nothing.
-    package var result: Value
-    /// What is known of its outcome.
-    package var status: Status
+  /// The operations, in any order; a run's are in the order its scenario lists its calls.
+  package var operations: [RecordedHistory.Operation]
 
-    /// Creates an entry; an `info` entry has no return time.
-    package init(
-      process: Int, call: Scenario.Call, callTime: Int64, returnTime: Int64?, result: Value = .null,
-      status: Status = .ok
-    ) {
-      self.process = process
-      self.call = call
-      self.callTime = callTime
-      self.returnTime = returnTime
-      self.result = result
-      self.status = status
-    }
+  /// Creates a history from its operations.
+  package init(operations: [RecordedHistory.Operation]) {
+    self.operations = operations
   }
+}
 
-  /// The operations, in any order.
-  package var entries: [Entry]
-
-  /// Creates a history from its entries.
-  package init(entries: [Entry]) {
-    self.entries = entries
+extension RecordedHistory.Operation {
+  /// An operation thread `thread` of a run made: `invocation`, called at `call` and returned at `return` with `result`.
+  package init(
+    thread: Int, _ invocation: Scenario.Call, call: Int64, return: Int64, result: Value = .null
+  ) {
+    self.init(
+      process: .int(thread), name: invocation.operation, arguments: invocation.arguments,
+      call: call, return: `return`, result: result)
   }
 }

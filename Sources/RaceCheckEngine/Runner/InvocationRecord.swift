@@ -14,22 +14,22 @@ struct InvocationRecord {
 
   /// The history this record describes, for `scenario`; calls that never ran are left out.
   func history(of scenario: Scenario, completed: Int? = nil) -> History {
-    var entries: [History.Entry] = []
+    var operations: [RecordedHistory.Operation] = []
     var index = 0
-    func add(_ call: Scenario.Call, process: Int) {
+    func add(_ call: Scenario.Call, thread: Int) {
       defer { index += 1 }
       if let completed, index >= completed { return }
-      entries.append(
-        History.Entry(
-          process: process, call: call, callTime: callTimes[index], returnTime: returnTimes[index],
+      operations.append(
+        RecordedHistory.Operation(
+          thread: thread, call, call: callTimes[index], return: returnTimes[index],
           result: results[index]))
     }
-    for call in scenario.initial { add(call, process: 0) }
+    for call in scenario.initial { add(call, thread: 0) }
     for (thread, column) in scenario.parallel.enumerated() {
-      for call in column { add(call, process: thread) }
+      for call in column { add(call, thread: thread) }
     }
-    for call in scenario.post { add(call, process: 0) }
-    return History(entries: entries)
+    for call in scenario.post { add(call, thread: 0) }
+    return History(operations: operations)
   }
 }
 

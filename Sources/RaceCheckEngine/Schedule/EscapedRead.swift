@@ -8,9 +8,9 @@ struct EscapedRead: Hashable, Sendable, Codable {
   /// The queue's label.
   var queue: String
   /// The reading call.
-  var reader: History.Entry
+  var reader: RecordedHistory.Operation
   /// The call whose block entered the queue after the reader had left it and before it read.
-  var writer: History.Entry
+  var writer: RecordedHistory.Operation
 }
 
 extension ControlledScheduler {

@@ -198,11 +198,11 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
 
   /// The reads of `outcome` that went on after their call left a queue another call's block entered, between calls that returned.
   func escapedReads(of outcome: Outcome) -> [EscapedRead] {
-    let entries = outcome.record.history(of: scenario.scenario).entries
+    let operations = outcome.record.history(of: scenario.scenario).operations
     return outcome.readsAfterLeaving.compactMap { read in
       guard outcome.returned[read.reader], outcome.returned[read.writer] else { return nil }
       return EscapedRead(
-        queue: read.queue, reader: entries[read.reader], writer: entries[read.writer])
+        queue: read.queue, reader: operations[read.reader], writer: operations[read.writer])
     }
   }
 
@@ -210,6 +210,7 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
   func history(of outcome: Outcome) -> History {
     let complete = outcome.record.history(of: scenario.scenario)
     return History(
-      entries: complete.entries.enumerated().filter { outcome.returned[$0.offset] }.map(\.element))
+      operations: complete.operations.enumerated().filter { outcome.returned[$0.offset] }.map(
+        \.element))
   }
 }

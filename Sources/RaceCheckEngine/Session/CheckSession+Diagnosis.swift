@@ -35,7 +35,7 @@ extension CheckSession {
         return Diagnosed(failure: failure, diagnosis: Self.reentrancyUndecided(reason))
       case .impossible, .absent:
         diagnosis = Diagnoser.diagnose(
-          failure.evidence.history ?? History(entries: []), spec: spec,
+          failure.evidence.history ?? History(operations: []), spec: spec,
           escapedReads: failure.schedule?.escapedReads ?? [])
       }
     }
@@ -52,7 +52,7 @@ extension CheckSession {
         // A subject that writes on its own queue races with itself on one thread too; then
         // the sequential history shows the same race, and the name stands.
         let sequentialPattern = Diagnoser.diagnose(
-          sequential.evidence.history ?? History(entries: []), spec: spec
+          sequential.evidence.history ?? History(operations: []), spec: spec
         ).pattern
         if diagnosis.pattern == .unclassified || sequentialPattern != diagnosis.pattern {
           diagnosis = SequentialFailure.diagnosis(order: order, invocations: invocations)
@@ -128,6 +128,7 @@ extension CheckSession {
       var diagnoser = CrashDiagnoser(
         evidence: crash, scenario: scenario,
         arrayAfter: { [spec] in spec.arrayElements(after: $0) },
+        arrayStep: { [spec] in spec.arrayStep(of: $0) },
         crashesSequentially: { [self] in
           guard
             let result = try? run(
@@ -139,7 +140,9 @@ extension CheckSession {
           return false
         })
       diagnoser.fillingCall = IndexGuardProbe.fillingCall(of: spec)
-      diagnoser.getTrapsByContract = spec.operation(named: "get")?.requirement != nil
+      diagnoser.trapsByContract = { [spec] in
+        spec.operation(named: $0.operation)?.requirement != nil
+      }
       diagnoser.runAlone = { [self] probe, invocations in
         // An experiment sees every trap: its read past the end is invalid on purpose. The
         // second run, in the same child, collects the death of a block the first submitted.

@@ -257,7 +257,7 @@ extension CheckSession {
         Repro(
           target: spec.name, seed: seed, scenarioIndex: failure.scenarioIndex,
           configuration: configuration, scenario: failure.scenario,
-          diagnosis: failure.diagnosis.pattern, history: nil)
+          diagnosis: failure.diagnosis.pattern)
       }
     repro.failure = failure.kind
     repro.schedule = failure.evidence.crash == nil ? failure.trace?.schedule : nil

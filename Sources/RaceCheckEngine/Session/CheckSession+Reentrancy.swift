@@ -49,7 +49,7 @@ extension CheckSession {
     guard
       let reentry = ActorReentrancy.reentry(in: hops, continuation: symbolizedContinuations(hops))
     else { return .absent }
-    let operation = history.entries[reentry.suspended].call.operation
+    let operation = history.operations[reentry.suspended].name
     var alone = request(
       scenario, index: index, invocations: max(budget, 8 * probed.invocations),
       untilFirstFailure: true, fresh: true)

@@ -20,13 +20,15 @@ extension Operation where Model: HistoryModel {
   /// ```
   ///
   /// - Parameters:
-  ///   - name: The model's name for the operation, such as `"append"`.
+  ///   - name: The operation's name in reports, scenarios and repro files: the model's name for it, such as `"append"`, unless `vocabularyName` gives that.
+  ///   - vocabularyName: The model's name for the operation when `name` is the subject's own, such as `"write"` for a register's `store`; by default `name`.
   ///   - arguments: One generator per parameter, in the vocabulary's order.
   ///   - timeout: How long to wait for the handler outside an isolated child, which reports
   ///     a handler that never comes as a hang after ``Configuration/hangTimeout``.
   ///   - perform: Calls the operation on the subject, passing it the completion handler.
   public init<each Argument: ValueConvertible, Result: ValueConvertible>(
     _ name: String,
+    as vocabularyName: String? = nil,
     _ arguments: repeat Generator<each Argument>,
     timeout: Duration = .seconds(30),
     completing perform:
@@ -36,25 +38,27 @@ extension Operation where Model: HistoryModel {
   ) {
     self.init(
       name: name,
-      mapsToVocabulary: true,
+      vocabularyName: vocabularyName ?? name,
       generators: Self.erase(repeat each arguments),
       passesFreshReferences: Self.anyReference(repeat (each Argument).self),
       returnsValue: true,
       perform: Self.waitingForHandler(name, timeout: timeout, perform),
-      bind: Self.vocabularyStep(name),
+      bind: Self.vocabularyStep(vocabularyName ?? name),
       validate: Self.validatesStep(
-        name, returning: Result.historyValueKinds, repeat (each Argument).self))
+        vocabularyName ?? name, returning: Result.historyValueKinds, repeat (each Argument).self))
   }
 
   /// Creates an operation of a built-in model's vocabulary whose completion handler delivers nothing.
   ///
   /// - Parameters:
-  ///   - name: The model's name for the operation, such as `"append"`.
+  ///   - name: The operation's name in reports, scenarios and repro files: the model's name for it, such as `"append"`, unless `vocabularyName` gives that.
+  ///   - vocabularyName: The model's name for the operation when `name` is the subject's own, such as `"write"` for a register's `store`; by default `name`.
   ///   - arguments: One generator per parameter, in the vocabulary's order.
   ///   - timeout: How long to wait for the handler outside an isolated child.
   ///   - perform: Calls the operation on the subject, passing it the completion handler.
   public init<each Argument: ValueConvertible>(
     _ name: String,
+    as vocabularyName: String? = nil,
     _ arguments: repeat Generator<each Argument>,
     timeout: Duration = .seconds(30),
     completing perform:
@@ -64,13 +68,14 @@ extension Operation where Model: HistoryModel {
   ) {
     self.init(
       name: name,
-      mapsToVocabulary: true,
+      vocabularyName: vocabularyName ?? name,
       generators: Self.erase(repeat each arguments),
       passesFreshReferences: Self.anyReference(repeat (each Argument).self),
       returnsValue: false,
       perform: Self.waitingForHandler(name, timeout: timeout, Self.deliveringNull(perform)),
-      bind: Self.vocabularyStep(name),
-      validate: Self.validatesStep(name, returning: .null, repeat (each Argument).self))
+      bind: Self.vocabularyStep(vocabularyName ?? name),
+      validate: Self.validatesStep(
+        vocabularyName ?? name, returning: .null, repeat (each Argument).self))
   }
 }
 

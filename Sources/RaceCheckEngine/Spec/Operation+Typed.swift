@@ -180,18 +180,28 @@ extension Operation {
 extension Operation where Model: HistoryModel {
   /// Creates an operation of a built-in model's vocabulary that returns a result.
   ///
+  /// Name it as the model does, or, when the subject's method has a name of its own, give
+  /// the model's name with `as`: reports, scenarios and repro files show the subject's name,
+  /// while the model, history files and the diagnoses see the model's operation.
+  ///
+  /// ```swift
+  /// Operation("load", as: "read") { (register: Register) in register.load() }
+  /// ```
+  ///
   /// - Parameters:
-  ///   - name: The model's name for the operation, such as `"indexOf"`.
+  ///   - name: The operation's name in reports, scenarios and repro files: the model's name for it, such as `"append"`, unless `vocabularyName` gives that.
+  ///   - vocabularyName: The model's name for the operation when `name` is the subject's own, such as `"write"` for a register's `store`; by default `name`.
   ///   - arguments: One generator per parameter, in the vocabulary's order.
   ///   - perform: Calls the operation on the subject.
   public init<each Argument: ValueConvertible, Result: ValueConvertible>(
     _ name: String,
+    as vocabularyName: String? = nil,
     _ arguments: repeat Generator<each Argument>,
     perform: @escaping @Sendable (Subject, repeat each Argument) throws -> Result
   ) {
     self.init(
       name: name,
-      mapsToVocabulary: true,
+      vocabularyName: vocabularyName ?? name,
       generators: Self.erase(repeat each arguments),
       passesFreshReferences: Self.anyReference(repeat (each Argument).self),
       returnsValue: true,
@@ -199,25 +209,27 @@ extension Operation where Model: HistoryModel {
         var decoder = ArgumentDecoder(operation: name, arguments: values)
         return try perform(subject, repeat try decoder.next((each Argument).self)).historyValue
       },
-      bind: Self.vocabularyStep(name),
+      bind: Self.vocabularyStep(vocabularyName ?? name),
       validate: Self.validatesStep(
-        name, returning: Result.historyValueKinds, repeat (each Argument).self))
+        vocabularyName ?? name, returning: Result.historyValueKinds, repeat (each Argument).self))
   }
 
   /// Creates an operation of a built-in model's vocabulary that returns nothing.
   ///
   /// - Parameters:
-  ///   - name: The model's name for the operation, such as `"append"`.
+  ///   - name: The operation's name in reports, scenarios and repro files: the model's name for it, such as `"append"`, unless `vocabularyName` gives that.
+  ///   - vocabularyName: The model's name for the operation when `name` is the subject's own, such as `"write"` for a register's `store`; by default `name`.
   ///   - arguments: One generator per parameter, in the vocabulary's order.
   ///   - perform: Calls the operation on the subject.
   public init<each Argument: ValueConvertible>(
     _ name: String,
+    as vocabularyName: String? = nil,
     _ arguments: repeat Generator<each Argument>,
     perform: @escaping @Sendable (Subject, repeat each Argument) throws -> Void
   ) {
     self.init(
       name: name,
-      mapsToVocabulary: true,
+      vocabularyName: vocabularyName ?? name,
       generators: Self.erase(repeat each arguments),
       passesFreshReferences: Self.anyReference(repeat (each Argument).self),
       returnsValue: false,
@@ -226,8 +238,9 @@ extension Operation where Model: HistoryModel {
         try perform(subject, repeat try decoder.next((each Argument).self))
         return .null
       },
-      bind: Self.vocabularyStep(name),
-      validate: Self.validatesStep(name, returning: .null, repeat (each Argument).self))
+      bind: Self.vocabularyStep(vocabularyName ?? name),
+      validate: Self.validatesStep(
+        vocabularyName ?? name, returning: .null, repeat (each Argument).self))
   }
 
   static func vocabularyStep(_ name: String)

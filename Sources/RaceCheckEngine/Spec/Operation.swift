@@ -29,6 +29,14 @@ public struct Operation<Subject, Model: Hashable & Sendable>: Sendable {
   /// Whether the operation returns a value; reports leave the result of the others out.
   let returnsValue: Bool
 
+  /// The built-in model's name for the operation, for an operation of its vocabulary; nil for one with its own model closure.
+  ///
+  /// It is the operation's ``name`` unless the spec names it after the subject's method
+  /// (`Operation("store", as: "write", …)`). The model's typed step of a call, which the
+  /// diagnoses reason about, is decoded with it (``Spec/step(of:_:)``), and a history file
+  /// names the operation by it, so that `racecheck check` reads the file with the model.
+  let vocabularyName: String?
+
   /// Whether the operation is a built-in model's vocabulary operation, adapted to one call into the subject.
   ///
   /// An operation with its own model closure may be a compound of the subject's calls
@@ -60,7 +68,7 @@ public struct Operation<Subject, Model: Hashable & Sendable>: Sendable {
 
   init(
     name: String,
-    mapsToVocabulary: Bool = false,
+    vocabularyName: String? = nil,
     generators: [AnyGenerator],
     passesFreshReferences: Bool,
     returnsValue: Bool,
@@ -69,7 +77,8 @@ public struct Operation<Subject, Model: Hashable & Sendable>: Sendable {
     validate: @escaping @Sendable ([Value]) -> ModelError? = { _ in nil }
   ) {
     self.name = name
-    self.mapsToVocabulary = mapsToVocabulary
+    self.vocabularyName = vocabularyName
+    mapsToVocabulary = vocabularyName != nil
     self.generators = generators
     self.passesFreshReferences = passesFreshReferences
     self.returnsValue = returnsValue

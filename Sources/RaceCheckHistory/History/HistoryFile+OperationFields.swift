@@ -28,6 +28,62 @@ extension HistoryFile {
       default: break
       }
     }
+
+    /// The operation these fields make, every field checked as `history-format.md` asks; it is element `index` of `operations`, read at `source`.
+    ///
+    /// The file reader and the operation's `Codable` form both check with it, so a repro
+    /// file's operations are held to the same rules as a history file's.
+    func operation(index: Int, source: RecordedHistory.SourceLocation) throws(HistoryFileError)
+      -> RecordedHistory.Operation
+    {
+      func problem(_ problem: HistoryFileError.OperationProblem) -> HistoryFileError {
+        .operation(index: index, source: source, problem)
+      }
+      func required(_ field: String, _ value: Value?) throws(HistoryFileError) -> Value {
+        guard let value else { throw problem(.missingField(field)) }
+        return value
+      }
+      func wrong(_ field: String, _ expected: String, _ value: Value) -> HistoryFileError {
+        problem(.wrongType(field: field, expected: expected, got: HistoryFileError.describe(value)))
+      }
+      let process = try required("process", self.process)
+      switch process {
+      case .int, .string: break
+      default: throw wrong("process", "an integer or a string", process)
+      }
+      let op = try required("op", self.op)
+      guard let name = op.stringValue else { throw wrong("op", "a string", op) }
+      let args = try required("args", self.args)
+      guard let arguments = args.listValue else { throw wrong("args", "an array", args) }
+      let callValue = try required("call", self.call)
+      guard let call = callValue.intValue else { throw wrong("call", "an integer", callValue) }
+      var status = RecordedHistory.Operation.Status.ok
+      if let statusValue = self.status, !statusValue.isNull {
+        guard let text = statusValue.stringValue else {
+          throw wrong("status", "a string", statusValue)
+        }
+        guard let known = RecordedHistory.Operation.Status(rawValue: text) else {
+          throw problem(.unknownStatus(text))
+        }
+        status = known
+      }
+      var end: Int64?
+      if let returnValue = self.return, !returnValue.isNull {
+        guard let time = returnValue.intValue else {
+          throw wrong("return", "an integer", returnValue)
+        }
+        guard status != .info else { throw problem(.returnWithInfo) }
+        guard time >= call else {
+          throw problem(.returnBeforeCall(call: Int64(call), return: Int64(time)))
+        }
+        end = Int64(time)
+      } else if status != .info {
+        throw problem(.missingField("return"))
+      }
+      return RecordedHistory.Operation(
+        process: process, name: name, arguments: arguments, call: Int64(call), return: end,
+        result: result ?? .null, status: status, source: source)
+    }
   }
 
   /// What an element of `operations` is: an object's fields, or any other value (which is no operation).

@@ -74,58 +74,13 @@ extension HistoryFile {
   private static func operation(_ element: OperationElement, index: Int, line: Int)
     throws(HistoryFileError) -> RecordedHistory.Operation
   {
-    func problem(_ problem: HistoryFileError.OperationProblem) -> HistoryFileError {
-      .operation(index: index, source: .element(line: line), problem)
-    }
-    let fields: OperationFields
+    let source = RecordedHistory.SourceLocation.element(line: line)
     switch element {
-    case .object(let object): fields = object
-    case .other(let value): throw problem(.notAnObject(got: HistoryFileError.describe(value)))
+    case .object(let fields): return try fields.operation(index: index, source: source)
+    case .other(let value):
+      throw .operation(
+        index: index, source: source, .notAnObject(got: HistoryFileError.describe(value)))
     }
-    func required(_ field: String, _ value: Value?) throws(HistoryFileError) -> Value {
-      guard let value else { throw problem(.missingField(field)) }
-      return value
-    }
-    func wrong(_ field: String, _ expected: String, _ value: Value) -> HistoryFileError {
-      problem(.wrongType(field: field, expected: expected, got: HistoryFileError.describe(value)))
-    }
-    let process = try required("process", fields.process)
-    switch process {
-    case .int, .string: break
-    default: throw wrong("process", "an integer or a string", process)
-    }
-    let op = try required("op", fields.op)
-    guard let name = op.stringValue else { throw wrong("op", "a string", op) }
-    let args = try required("args", fields.args)
-    guard let arguments = args.listValue else { throw wrong("args", "an array", args) }
-    let callValue = try required("call", fields.call)
-    guard let call = callValue.intValue else { throw wrong("call", "an integer", callValue) }
-    var status = RecordedHistory.Operation.Status.ok
-    if let statusValue = fields.status, !statusValue.isNull {
-      guard let text = statusValue.stringValue else {
-        throw wrong("status", "a string", statusValue)
-      }
-      guard let known = RecordedHistory.Operation.Status(rawValue: text) else {
-        throw problem(.unknownStatus(text))
-      }
-      status = known
-    }
-    var end: Int64?
-    if let returnValue = fields.return, !returnValue.isNull {
-      guard let time = returnValue.intValue else {
-        throw wrong("return", "an integer", returnValue)
-      }
-      guard status != .info else { throw problem(.returnWithInfo) }
-      guard time >= call else {
-        throw problem(.returnBeforeCall(call: Int64(call), return: Int64(time)))
-      }
-      end = Int64(time)
-    } else if status != .info {
-      throw problem(.missingField("return"))
-    }
-    return RecordedHistory.Operation(
-      process: process, name: name, arguments: arguments, call: Int64(call), return: end,
-      result: fields.result ?? .null, status: status, source: .element(line: line))
   }
 
   /// Rejects two operations of one process that overlap in time, and anything a process calls after an `info` one.

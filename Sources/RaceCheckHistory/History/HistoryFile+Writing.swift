@@ -1,6 +1,8 @@
 extension HistoryFile {
   /// The history as a history file: one JSON object, one operation a line so that a diff reads well.
   ///
+  /// Each line holds the operation's members as its `Codable` form writes them.
+  ///
   /// ```swift
   /// try HistoryFile.encode(history).write(toFile: "run.history.json", atomically: true, encoding: .utf8)
   /// ```
@@ -10,13 +12,7 @@ extension HistoryFile {
     if let meta = history.meta { lines.append("  \"meta\": \(meta),") }
     lines.append("  \"operations\": [")
     for (index, operation) in history.operations.enumerated() {
-      var fields = [
-        "\"process\": \(operation.process)", "\"op\": \(Value.quoted(operation.name))",
-        "\"args\": \(Value.list(operation.arguments))", "\"call\": \(operation.call)",
-      ]
-      if let end = operation.return { fields.append("\"return\": \(end)") }
-      if !operation.result.isNull { fields.append("\"result\": \(operation.result)") }
-      if operation.status != .ok { fields.append("\"status\": \"\(operation.status.rawValue)\"") }
+      let fields = operation.members.map { "\"\($0.key.rawValue)\": \($0.value)" }
       let comma = index + 1 < history.operations.count ? "," : ""
       lines.append("    {" + fields.joined(separator: ", ") + "}" + comma)
     }

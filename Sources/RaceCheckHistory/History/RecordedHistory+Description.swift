@@ -9,7 +9,7 @@ extension RecordedHistory.Operation: CustomStringConvertible {
 
   /// The operation as reports show it; `returnsNothing` leaves out a null result, else it shows as `→ nil`.
   func description(returnsNothing: Bool) -> String {
-    let call = Self.callText(name, arguments)
+    let call = callText
     let process = self.process.stringValue.map(Value.quoted) ?? self.process.description
     switch status {
     case .ok:
@@ -21,6 +21,9 @@ extension RecordedHistory.Operation: CustomStringConvertible {
 }
 
 extension RecordedHistory.Operation {
+  /// The call as reports show it, without its process and result: `insert(3, 0)`, or `count` when it takes no arguments.
+  package var callText: String { Self.callText(name, arguments) }
+
   /// A call as reports show it: `insert(3, 0)`, or `count` when it takes no arguments.
   package static func callText(_ name: String, _ arguments: [Value]) -> String {
     arguments.isEmpty

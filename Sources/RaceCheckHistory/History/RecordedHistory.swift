@@ -3,7 +3,12 @@
 /// `HistoryFile` reads and writes it; the Jepsen importers produce it; the checker
 /// decodes it with the named model.
 public struct RecordedHistory: Hashable, Sendable {
-  /// One recorded operation.
+  /// One operation, as it ran or as a history file holds it: who called what, when it was called and returned, and what came back.
+  ///
+  /// It is racecheck's one shape of an operation: a run records its calls in it, history
+  /// files and repro files hold it (its `Codable` form is an element of a history file's
+  /// `operations`), and the checker and the diagnoses read it. Operation A precedes
+  /// operation B exactly when A returned before B was called; equal times overlap.
   public struct Operation: Hashable, Sendable {
     /// What is known of an operation's outcome.
     public enum Status: String, Hashable, Sendable, Codable {
@@ -15,13 +20,13 @@ public struct RecordedHistory: Hashable, Sendable {
       case info
     }
 
-    /// The thread or client that made the call: an integer or a string.
+    /// The thread or client that made the call: an integer or a string (a run's thread is its index).
     public var process: Value
-    /// The operation's name in the model's vocabulary.
+    /// The operation's name: in a history file, the model's name for it; in a run, the spec's.
     public var name: String
     /// Its arguments.
     public var arguments: [Value]
-    /// When it was called.
+    /// When it was called: an integer in any unit from any origin, as only the order of times counts.
     public var call: Int64
     /// When it returned; nil when its outcome is unknown.
     public var `return`: Int64?

@@ -701,7 +701,7 @@ enum CLI {
     let repro = Repro(
       target: target, seed: 1, scenarioIndex: scenarioIndex, configuration: configuration,
       scenario: Scenario(initial: [Scenario.Call("increment"), Scenario.Call("get")]),
-      diagnosis: nil, history: nil)
+      diagnosis: nil)
     return try JSONEncoder().encode(repro)
   }
 }

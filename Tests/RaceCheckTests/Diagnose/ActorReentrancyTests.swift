@@ -157,7 +157,7 @@ extension RaceCheckTestSuite {
     }
 
     /// Two overlapping `add`s and a `count` that saw one: a lost update by the results alone.
-    static let lostAdd = History(entries: [
+    static let lostAdd = History(operations: [
       .made(0, "add", [], 1, 4),
       .made(1, "add", [], 2, 3),
       .made(0, "count", [], 5, 6, result: .int(1)),

@@ -8,7 +8,7 @@ extension RaceCheckTestSuite {
   /// A lost update is named `non-atomic-compound-update` when an operation is a client's compound of the type's own calls, never `data-race`.
   @Suite struct CompoundUpdateDiagnosisTests {
     /// Two overlapping increments of "a", then a read that saw one of them.
-    static let lostIncrement = History(entries: [
+    static let lostIncrement = History(operations: [
       .made(0, "increment", ["a"], 1, 4),
       .made(1, "increment", ["a"], 2, 3),
       .made(0, "get", ["a"], 5, 6, result: .int(1)),
@@ -30,7 +30,7 @@ extension RaceCheckTestSuite {
     @Test func anIncrementThatOverwroteASetFromAStaleReadIsANonAtomicCompoundUpdate() {
       // The increment read 5, the set stored 0, and the increment's write stored 6 over it:
       // dropping the increment explains nothing, its read and write apart explain the 6.
-      let history = History(entries: [
+      let history = History(operations: [
         .made(0, "set", ["a", 5], 0, 1),
         .made(1, "increment", ["a"], 2, 10),
         .made(0, "set", ["a", 0], 4, 5),
@@ -45,15 +45,15 @@ extension RaceCheckTestSuite {
       #expect(diagnosis.evidence.contains("stale read"), "\(diagnosis.evidence)")
       // Had the set come after the increment returned, nothing would explain the 6.
       var ordered = history
-      ordered.entries[2].callTime = 10
-      ordered.entries[2].returnTime = 10
-      ordered.entries[1].returnTime = 3
+      ordered.operations[2].call = 10
+      ordered.operations[2].return = 10
+      ordered.operations[1].return = 3
       #expect(Diagnoser.diagnose(ordered, spec: Self.withSet).pattern == .unclassified)
     }
 
     @Test func counterIncrementThatOverwroteASetFromAStaleReadIsANonAtomicCompoundUpdate() {
       // The built-in counter's increment read 5, the set stored 0, and the increment stored 6.
-      let history = History(entries: [
+      let history = History(operations: [
         .made(0, "set", [5], 0, 1),
         .made(1, "increment", [], 2, 10),
         .made(0, "set", [0], 4, 5),
@@ -91,24 +91,24 @@ extension RaceCheckTestSuite {
     @Test func readNoLostUpdateExplainsIsNotNamed() {
       // A read of 3 after two increments from nothing: no lost update gives it.
       var history = Self.lostIncrement
-      history.entries[2].result = .int(3)
+      history.operations[2].result = .int(3)
       #expect(Diagnoser.diagnose(history, spec: SerialDictionary.spec).pattern == .unclassified)
     }
 
     @Test func incrementsThatDidNotOverlapLoseNothing() {
       // One increment after the other: dropping either is not a race, so nothing is named.
       var history = Self.lostIncrement
-      history.entries[1].callTime = 5
-      history.entries[1].returnTime = 6
-      history.entries[2].callTime = 7
-      history.entries[2].returnTime = 8
+      history.operations[1].call = 5
+      history.operations[1].return = 6
+      history.operations[2].call = 7
+      history.operations[2].return = 8
       #expect(Diagnoser.diagnose(history, spec: SerialDictionary.spec).pattern == .unclassified)
     }
 
     @Test func lateWritesDoNotExplainAnOperationWithItsOwnModel() {
       // A read that missed an earlier increment: the late-write hypothesis knows only the
       // vocabulary's steps, and would take the increment for a call that changes nothing.
-      let history = History(entries: [
+      let history = History(operations: [
         .made(0, "increment", ["a"], 1, 2),
         .made(1, "get", ["a"], 3, 4, result: .null),
       ])
@@ -123,7 +123,7 @@ extension RaceCheckTestSuite {
     }
 
     @Test func counterLostUpdateKeepsItsEvidence() {
-      let history = History(entries: [
+      let history = History(operations: [
         .made(0, "increment", [], 1, 4),
         .made(1, "increment", [], 2, 3),
         .made(0, "get", [], 5, 6, result: .int(1)),

@@ -13,7 +13,7 @@ extension RaceCheckTestSuite {
       parallel: [[Scenario.Call("count")], [Scenario.Call("replace", [.int(0), .int(5)])]])
 
     /// A failing history of ``setThenCount``: the set inserted, so the count saw two elements.
-    static let countSawTheInsertion = History(entries: [
+    static let countSawTheInsertion = History(operations: [
       .made(0, "append", [.int(1)], 0, 1),
       .made(1, "replace", [.int(0), .int(5)], 2, 4),
       .made(0, "count", [], 3, 5, result: .int(2)),
@@ -46,7 +46,7 @@ extension RaceCheckTestSuite {
 
     @Test func failureOfCallsThatPassInEveryOrderIsStillADataRace() {
       // The history cannot come from this subject's calls made one after another, in any order.
-      let history = History(entries: [
+      let history = History(operations: [
         .made(0, "append", [.int(1)], 0, 1),
         .made(1, "append", [.int(2)], 2, 4),
         .made(0, "count", [], 3, 5, result: .int(3)),

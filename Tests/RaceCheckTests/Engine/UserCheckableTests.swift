@@ -1,5 +1,6 @@
 import Foundation
 import RaceCheck
+import RaceCheckTestSupport
 import Synchronization
 import Testing
 
@@ -65,7 +66,7 @@ extension RaceCheckTestSuite {
         target: "TrappingSubscriptArray", seed: 1, scenarioIndex: 0,
         configuration: configuration,
         scenario: Scenario(initial: [Scenario.Call("append", [.int(1)]), Scenario.Call("count")]),
-        diagnosis: nil, history: nil, failure: .nonLinearizable)
+        diagnosis: nil, failure: .nonLinearizable)
       let path = directory.path + "/TrappingSubscriptArray-repro.json"
       try JSONEncoder().encode(repro).write(to: URL(fileURLWithPath: path))
       let replay = try RacecheckProcess.run(["replay", path, "--time", "0.5"])

@@ -36,7 +36,7 @@ extension RaceCheckTestSuite {
     @Test func hangOfAReplayedRaceIsReportedWithEveryThreadsStack() {
       let repro = Repro(
         target: "NSSafeMutableArray", seed: 1, scenarioIndex: 0, configuration: Configuration(),
-        scenario: Self.crashingRead, diagnosis: nil, history: nil, failure: .nonLinearizable)
+        scenario: Self.crashingRead, diagnosis: nil, failure: .nonLinearizable)
       var report = ReplayReport(
         repro: repro, outcome: .reproduced, invocations: 3, failures: 1, timeLimit: .seconds(30),
         elapsed: .seconds(10))
@@ -73,7 +73,7 @@ extension RaceCheckTestSuite {
       configuration.origin = .program("racecheck")
       let repro = Repro(
         target: "NSSafeMutableArray", seed: 1, scenarioIndex: 0, configuration: configuration,
-        scenario: Self.crashingRead, diagnosis: nil, history: nil, failure: failure)
+        scenario: Self.crashingRead, diagnosis: nil, failure: failure)
       let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("racecheck-replay-\(UUID().uuidString)").path
       return try JSONEncoder().encode(repro).writeNew(in: directory, named: "repro.json")

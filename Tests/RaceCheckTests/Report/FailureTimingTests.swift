@@ -101,10 +101,11 @@ private enum TimedFailure {
   static func report(timeToFind: Duration, timeToShrink: Duration?, elapsed: Duration)
     -> CheckReport
   {
-    let history = History(entries: [.made(0, "count", [], 0, 10, result: 1)])
+    let history = History(operations: [.made(0, "count", [], 0, 10, result: 1)])
     let explanation = Explanation(
-      longestPrefix: [], state: "[]", candidates: [.init(entry: 0, returned: 1, expected: 0)])
-    let scenario = Scenario(initial: history.entries.map(\.call))
+      longestPrefix: [], state: "[]", candidates: [.init(operation: 0, returned: 1, expected: 0)])
+    let scenario = Scenario(
+      initial: history.operations.map { Scenario.Call($0.name, $0.arguments) })
     var failure = FailureReport(
       evidence: .nonLinearizable(history, explanation),
       diagnosis: Diagnosis(.unclassified, evidence: "no bug pattern fits"),

@@ -35,7 +35,8 @@ extension RaceCheckTestSuite {
       let report = target.checkable.check(configuration)
       let failure = try #require(report.failure, "LockArray passed with seed 1:\n\(report)")
       let explanation = try #require(failure.evidence.explanation, "\(report)")
-      let unplaceable = explanation.candidates.filter { $0.returned != $0.expected }.map(\.entry)
+      let unplaceable = explanation.candidates.filter { $0.returned != $0.expected }.map(
+        \.operation)
       try #require(!unplaceable.isEmpty, "every next operation fits:\n\(report)")
 
       try FileManager.default.createDirectory(
@@ -53,7 +54,7 @@ extension RaceCheckTestSuite {
           #"<button class="marked-operation unplaceable"[^>]* data-operation="\#(entry)""#)
         #expect(dom.contains(button), "the script did not mark operations[\(entry)]")
       }
-      #expect(dom.contains(#"data-drawn-operations="\#(failure.history.entries.count)""#))
+      #expect(dom.contains(#"data-drawn-operations="\#(failure.history.operations.count)""#))
 
       let screenshot = Self.artifacts + "/LockArray-seed-1.png"
       try HeadlessChromium.screenshot(of: page, to: screenshot, width: 1400, height: 900)

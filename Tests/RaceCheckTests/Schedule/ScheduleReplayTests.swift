@@ -48,8 +48,7 @@ extension RaceCheckTestSuite {
       configuration.schedule = ScheduleSettings()
       var repro = Repro(
         target: spec.name, seed: 1, scenarioIndex: 0, configuration: configuration,
-        scenario: Scenario(parallel: [[Scenario.Call("get", [])]]), diagnosis: nil,
-        history: nil)
+        scenario: Scenario(parallel: [[Scenario.Call("get", [])]]), diagnosis: nil)
       // An empty schedule diverges at once but runs to the end: its trace is the schedule taken.
       repro.schedule = []
       let taken = try #require(try spec.replay(repro).trace?.schedule)

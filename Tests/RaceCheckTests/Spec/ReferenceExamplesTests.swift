@@ -55,8 +55,15 @@ extension RaceCheckTestSuite {
           "add", .int(in: 1...3), perform: { (counter: HitCounter, n: Int) in counter.add(n) },
           model: { (count: inout Int, n: Int) in count += n })
       }
+      let subjectsNames = Spec("Setting", make: Setting.init, model: RegisterModel(state: 0)) {
+        Operation("load", as: "read") { (setting: Setting) in setting.value }
+        Operation("store", as: "write", .int(in: 1...3)) { (setting: Setting, x: Int) in
+          setting.value = x
+        }
+      }
       ReferenceCheck.passes(vocabulary)
       ReferenceCheck.passes(own)
+      ReferenceCheck.passes(subjectsNames)
     }
 
     @Test func completionHandlerForms() {

@@ -38,6 +38,19 @@ extension UnitTestSuite {
       #expect(pattern == .escapedLiveStorage)
     }
 
+    @Test func writerCrashingUnderASnapshotIsEscapedLiveStorageWhateverTheSpecCallsThem() {
+      // `delete` is the model's `remove`, `items` its `snapshot`: the steps decide, not the names.
+      let scenario = Scenario(
+        initial: [call("add", 1)], parallel: [[call("delete", 0)], [call("items")]])
+      let crash = evidence(
+        signal: "SIGILL", message: "Index out of range", thread: 0,
+        inFlight: [(0, call("delete", 0)), (1, call("items"))],
+        functions: ["LockArray.removeObjectAtIndex(_:)", "_dispatch_sync_invoke_and_complete"])
+      #expect(diagnose(scenario, crash, spec: Self.renamedWritesSpec) == .escapedLiveStorage)
+      // Without the spec's steps, the same names tell nothing.
+      #expect(diagnose(scenario, crash) == .unclassified)
+    }
+
     @Test func segmentationFaultWithThreadsRunningTogetherIsADataRace() {
       let scenario = Scenario(parallel: [[call("append", 1)], [call("append", 2)]])
       let pattern = diagnose(
@@ -164,7 +177,7 @@ extension UnitTestSuite {
         functions: functions)
       var onWorker = CrashDiagnoser(
         evidence: workerTrap, scenario: scenario, arrayAfter: { _ in nil },
-        crashesSequentially: { nil })
+        arrayStep: { _ in nil }, crashesSequentially: { nil })
       // No experiment could run: the block and its thread, and no call.
       let unproven = onWorker.diagnose()
       #expect(unproven.pattern == .syncOnCurrentQueue, "\(unproven.evidence)")
@@ -190,7 +203,8 @@ extension UnitTestSuite {
         evidence: evidence(
           signal: "SIGILL", message: nil, thread: 1,
           inFlight: [(0, call("isEmpty")), (1, call("removeAll"))], functions: functions),
-        scenario: scenario, arrayAfter: { _ in nil }, crashesSequentially: { nil }
+        scenario: scenario, arrayAfter: { _ in nil }, arrayStep: { _ in nil },
+        crashesSequentially: { nil }
       ).diagnose()
       #expect(
         onRunner.evidence.hasPrefix(
@@ -200,7 +214,7 @@ extension UnitTestSuite {
 
     // MARK: - Helpers
 
-    /// An array spec with every indexed write, for the model's states; its operations never run here.
+    /// An array spec with every indexed write, a read at an index and a snapshot, for the model's states and steps; its operations never run here.
     private static let writesSpec = Spec(
       "IndexedWrites", make: GuardedInsertArray.init, model: ArrayModel()
     ) {
@@ -214,6 +228,21 @@ extension UnitTestSuite {
       Operation("replace", .int(in: 0...3), .int(in: 0...3)) {
         (_: GuardedInsertArray, _: Int, _: Int) in
       }
+      Operation("get", .int(in: 0...3)) { (array: GuardedInsertArray, index: Int) in
+        array.get(index)
+      }
+      Operation("snapshot") { (_: GuardedInsertArray) in [Int]() }
+    }
+
+    /// The same spec with its operations named after other methods: its calls' steps are the same.
+    private static let renamedWritesSpec = Spec(
+      "RenamedIndexedWrites", make: GuardedInsertArray.init, model: ArrayModel()
+    ) {
+      Operation("add", as: "append", .int(in: 0...3)) { (array: GuardedInsertArray, value: Int) in
+        array.append(value)
+      }
+      Operation("delete", as: "remove", .int(in: 0...3)) { (_: GuardedInsertArray, _: Int) in }
+      Operation("items", as: "snapshot") { (_: GuardedInsertArray) in [Int]() }
     }
 
     /// The diagnosis of `get(0)` trapping on an array the model holds empty, with `probe` running the index probe.
@@ -228,7 +257,7 @@ extension UnitTestSuite {
           inFlight: [(0, call("get", 0))]),
         scenario: scenario,
         arrayAfter: { calls in GuardedInsertArray.spec.arrayElements(after: calls) },
-        crashesSequentially: { nil })
+        arrayStep: { GuardedInsertArray.spec.arrayStep(of: $0) }, crashesSequentially: { nil })
       diagnoser.fillingCall = filling
       diagnoser.runAlone = { scenario, _ in probe(scenario) }
       return diagnoser.diagnose()
@@ -239,7 +268,7 @@ extension UnitTestSuite {
     ) -> Bool {
       CrashDiagnoser(
         evidence: evidence, scenario: scenario, arrayAfter: { _ in nil },
-        crashesSequentially: { nil }
+        arrayStep: { Self.writesSpec.arrayStep(of: $0) }, crashesSequentially: { nil }
       ).anotherCrashMayTellMore(than: Diagnosis(pattern, evidence: ""))
     }
 
@@ -259,12 +288,13 @@ extension UnitTestSuite {
     }
 
     private func diagnose(
-      _ scenario: Scenario, _ evidence: CrashEvidence, crashesSequentially: Bool? = nil
+      _ scenario: Scenario, _ evidence: CrashEvidence, crashesSequentially: Bool? = nil,
+      spec: Spec<GuardedInsertArray, ArrayModel> = writesSpec
     ) -> BugPattern {
       CrashDiagnoser(
         evidence: evidence, scenario: scenario,
-        arrayAfter: { calls in Self.writesSpec.arrayElements(after: calls) },
-        crashesSequentially: { crashesSequentially }
+        arrayAfter: { calls in spec.arrayElements(after: calls) },
+        arrayStep: { spec.arrayStep(of: $0) }, crashesSequentially: { crashesSequentially }
       ).diagnose().pattern
     }
   }

@@ -7,7 +7,7 @@ extension UnitTestSuite {
   /// A torn snapshot is named `escaped-live-storage` when the schedule shows it read on outside the queue while a write ran inside it.
   @Suite struct EscapedLiveStorageTests {
     /// Row 2's failure for schedule seed 8: the snapshot read element 0 before `replace(0, 1)` and element 1 after `replace(1, 2)`.
-    static let tornSnapshot = History(entries: [
+    static let tornSnapshot = History(operations: [
       .made(0, "append", [0], 1, 2),
       .made(0, "snapshot", [], 3, 4, result: .list([.int(0)])),
       .made(0, "append", [0], 5, 6),
@@ -18,8 +18,8 @@ extension UnitTestSuite {
 
     static func read(by reader: Int, against writer: Int) -> EscapedRead {
       EscapedRead(
-        queue: "com.lock.array", reader: tornSnapshot.entries[reader],
-        writer: tornSnapshot.entries[writer])
+        queue: "com.lock.array", reader: tornSnapshot.operations[reader],
+        writer: tornSnapshot.operations[writer])
     }
 
     @Test func snapshotReadingOnOutsideTheQueueWhileWritesRanInsideItIsEscapedLiveStorage() {
@@ -46,10 +46,10 @@ extension UnitTestSuite {
       // The first snapshot returned what no state held, and it read nothing outside the queue:
       // setting the torn snapshot's result aside explains nothing.
       var history = Self.tornSnapshot
-      history.entries[1].result = .list([.int(3)])
+      history.operations[1].result = .list([.int(3)])
       let reads = [
         EscapedRead(
-          queue: "com.lock.array", reader: history.entries[3], writer: history.entries[4])
+          queue: "com.lock.array", reader: history.operations[3], writer: history.operations[4])
       ]
       let diagnosis = Diagnoser.diagnose(history, spec: Self.spec, escapedReads: reads)
       #expect(diagnosis.pattern != .escapedLiveStorage, "\(diagnosis.evidence)")

@@ -17,7 +17,7 @@ extension UnitTestSuite {
 
     // An `@Atomic` wrapper's `flags[key] = value`: thread 1 read the empty dictionary, thread 0
     // stored "a", and thread 1 stored its stale copy with "b" over it.
-    static let lostSet = History(entries: [
+    static let lostSet = History(operations: [
       .made(0, "set", ["a", true], 0, 10),
       .made(1, "set", ["b", true], 1, 9),
       .made(0, "get", ["a"], 20, 21, result: .null),
@@ -37,7 +37,7 @@ extension UnitTestSuite {
     @Test func aWriteSeenLateWithNoOverlappingWriteIsStillADataRace() {
       // Nothing overlapped the set, so no concurrent write can have undone it: the read on the
       // same thread missed a write that had returned, as an asynchronous, unordered write does.
-      let late = History(entries: [
+      let late = History(operations: [
         .made(0, "set", ["a", true], 0, 1),
         .made(0, "get", ["a"], 2, 3, result: .null),
         .made(1, "get", ["b"], 4, 5, result: .null),

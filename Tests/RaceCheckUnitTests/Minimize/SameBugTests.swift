@@ -17,7 +17,7 @@ extension UnitTestSuite {
 
     static let wrongResults = ObservedFailure(
       evidence: .nonLinearizable(
-        History(entries: []), Explanation(longestPrefix: [], state: "[]", candidates: [])))
+        History(operations: []), Explanation(longestPrefix: [], state: "[]", candidates: [])))
 
     @Test func aMemoryFaultMayShrinkToResultsNoOrderExplains() {
       #expect(Self.wrongResults.isSameBug(as: Self.crash(SIGSEGV)))
@@ -76,12 +76,9 @@ extension UnitTestSuite {
         Operation("write", .element(of: ["ab"])) { (_: Int, _: String) in }
       }
       func history(reading value: String) -> History {
-        History(entries: [
-          History.Entry(
-            process: 0, call: Scenario.Call("write", [.string("ab")]), callTime: 0, returnTime: 3),
-          History.Entry(
-            process: 1, call: Scenario.Call("read"), callTime: 1, returnTime: 2,
-            result: .string(value)),
+        History(operations: [
+          .made(0, "write", [.string("ab")], 0, 3),
+          .made(1, "read", [], 1, 2, result: .string(value)),
         ])
       }
       #expect(spec.readsATornValue(in: history(reading: "a")))

@@ -85,12 +85,11 @@ extension UnitTestSuite {
     }
 
     @Test func timelineDataHasAnEntryPerOperationAndARowPerOverlap() throws {
-      let history = History(entries: [
+      let history = History(operations: [
         .made(0, "append", [1], 100, 200),
         .made(0, "count", [], 150, 250, result: 1),
-        History.Entry(
-          process: 1, call: Scenario.Call("append", [2]), callTime: 120, returnTime: nil,
-          status: .info),
+        RecordedHistory.Operation(
+          process: 1, name: "append", arguments: [2], call: 120, return: nil, status: .info),
       ])
       let timeline = Timeline(
         history: history, explanation: nil, window: nil, voidOperations: ["append"])
@@ -220,15 +219,16 @@ extension UnitTestSuite {
 private enum Pages {
   /// A failed LockArray check: `insert(x, 1)` on a one-element array was dropped, so `count` returned 1.
   static func failedCheck(argument: Value = 0) -> CheckReport {
-    let history = History(entries: [
+    let history = History(operations: [
       .made(0, "append", [0], 0, 10),
       .made(0, "insert", [argument, 1], 20, 30),
       .made(0, "count", [], 40, 50, result: 1),
     ])
     let explanation = Explanation(
       longestPrefix: [0, 1], state: "[0, 0]",
-      candidates: [.init(entry: 2, returned: 1, expected: 2)])
-    let scenario = Scenario(initial: history.entries.map(\.call))
+      candidates: [.init(operation: 2, returned: 1, expected: 2)])
+    let scenario = Scenario(
+      initial: history.operations.map { Scenario.Call($0.name, $0.arguments) })
     let failure = FailureReport(
       evidence: .nonLinearizable(history, explanation),
       diagnosis: Diagnosis(.insertAtCountRejected, evidence: "insert(0, 1) had no effect"),

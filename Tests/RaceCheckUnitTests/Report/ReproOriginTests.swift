@@ -16,8 +16,7 @@ extension UnitTestSuite {
       configuration.origin = origin
       return Repro(
         target: "LockArray", seed: 42, scenarioIndex: 3, configuration: configuration,
-        scenario: Scenario(initial: [Scenario.Call("append", [.int(1)])]), diagnosis: nil,
-        history: nil)
+        scenario: Scenario(initial: [Scenario.Call("append", [.int(1)])]), diagnosis: nil)
     }
 
     private func written(_ repro: Repro) throws -> (path: String, text: String) {

@@ -158,7 +158,7 @@ extension UnitTestSuite {
         result.failures = 1
         result.failure = ObservedFailure(
           evidence: .nonLinearizable(
-            History(entries: [.made(0, "count", [], 0, 1, result: .int(5))]),
+            History(operations: [.made(0, "count", [], 0, 1, result: .int(5))]),
             Explanation(longestPrefix: [], state: "[]", candidates: [])))
         return result
       }
