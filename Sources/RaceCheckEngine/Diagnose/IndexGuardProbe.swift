@@ -57,7 +57,7 @@ struct IndexGuardProbe: CustomStringConvertible {
     guard spec.model is ArrayModel else { return nil }
     let appends = spec.operations.filter { $0.name == "append" }
     for operation in appends + spec.operations.filter({ $0.name != "append" }) {
-      var random = SplitMix64(seed: 0)
+      var random: any RandomNumberGenerator = SplitMix64(seed: 0)
       let call = Scenario.Call(operation.name, operation.generators.map { $0.draw(&random, 1) })
       if let elements = spec.arrayElements(after: [call]), !elements.isEmpty { return call }
     }
