@@ -116,7 +116,7 @@ public struct ArrayModel: HistoryModel {
 
 extension ArrayModel {
   /// What each operation of the vocabulary returns.
-  public static func resultKinds(of operation: String) -> ValueKinds {
+  public static func resultKinds(of operation: String) -> Value.Kinds {
     switch operation {
     case "count": .int
     case "indexOf": [.int, .null]

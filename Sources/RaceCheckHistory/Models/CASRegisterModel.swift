@@ -68,7 +68,7 @@ public struct CASRegisterModel: HistoryModel {
 
 extension CASRegisterModel {
   /// What each operation of the vocabulary returns.
-  public static func resultKinds(of operation: String) -> ValueKinds {
+  public static func resultKinds(of operation: String) -> Value.Kinds {
     switch operation {
     case "write": .null
     case "cas": .bool

@@ -58,7 +58,7 @@ public struct CounterModel: HistoryModel {
 
 extension CounterModel {
   /// What each operation of the vocabulary returns.
-  public static func resultKinds(of operation: String) -> ValueKinds {
+  public static func resultKinds(of operation: String) -> Value.Kinds {
     operation == "get" ? .int : .null
   }
 }

@@ -139,7 +139,7 @@ public struct DictionaryModel: HistoryModel {
 
 extension DictionaryModel {
   /// What each operation of the vocabulary returns.
-  public static func resultKinds(of operation: String) -> ValueKinds {
+  public static func resultKinds(of operation: String) -> Value.Kinds {
     switch operation {
     case "count": .int
     case "keys", "values": .list

@@ -88,7 +88,7 @@ extension KeyValueModel: KeyedHistoryModel {
 
 extension KeyValueModel {
   /// What each operation of the vocabulary returns.
-  public static func resultKinds(of operation: String) -> ValueKinds {
+  public static func resultKinds(of operation: String) -> Value.Kinds {
     operation == "get" ? .string : .null
   }
 }

@@ -66,7 +66,7 @@ public struct QueueModel: HistoryModel {
 
 extension QueueModel {
   /// What each operation of the vocabulary returns.
-  public static func resultKinds(of operation: String) -> ValueKinds {
+  public static func resultKinds(of operation: String) -> Value.Kinds {
     switch operation {
     case "enqueue": .null
     case "count": .int

@@ -52,7 +52,7 @@ public struct RegisterModel: HistoryModel {
 
 extension RegisterModel {
   /// What each operation of the vocabulary returns.
-  public static func resultKinds(of operation: String) -> ValueKinds {
+  public static func resultKinds(of operation: String) -> Value.Kinds {
     operation == "write" ? .null : .any
   }
 }

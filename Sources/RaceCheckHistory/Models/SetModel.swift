@@ -64,7 +64,7 @@ public struct SetModel: HistoryModel {
 
 extension SetModel {
   /// What each operation of the vocabulary returns.
-  public static func resultKinds(of operation: String) -> ValueKinds {
+  public static func resultKinds(of operation: String) -> Value.Kinds {
     switch operation {
     case "count": .int
     case "snapshot": .list

@@ -66,7 +66,7 @@ public struct StackModel: HistoryModel {
 
 extension StackModel {
   /// What each operation of the vocabulary returns.
-  public static func resultKinds(of operation: String) -> ValueKinds {
+  public static func resultKinds(of operation: String) -> Value.Kinds {
     switch operation {
     case "push": .null
     case "count": .int
