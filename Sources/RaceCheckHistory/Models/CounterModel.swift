@@ -8,8 +8,13 @@ public struct CounterModel: HistoryModel {
 
   /// One decoded counter operation.
   public enum Step: Hashable, Sendable {
-    case get, increment
+    /// `get`: returns the count.
+    case get
+    /// `increment`: adds 1 to the count.
+    case increment
+    /// `add(n)`: adds `n` to the count, wrapping on overflow.
     case add(Int)
+    /// `set(n)`: replaces the count with `n`.
     case set(Int)
   }
 

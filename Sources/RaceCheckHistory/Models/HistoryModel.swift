@@ -66,6 +66,7 @@ public enum ModelError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The subject's side of an operation returns a kind of value the model's operation never does, so no result could match.
   case wrongResult(model: String, operation: String, expected: Value.Kinds, got: Value.Kinds)
 
+  /// The rejection as a spec error or a history file error states it.
   public var description: String {
     switch self {
     case .unknownOperation(let model, let operation):

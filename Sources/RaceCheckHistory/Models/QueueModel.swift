@@ -8,9 +8,13 @@ public struct QueueModel: HistoryModel {
 
   /// One decoded queue operation.
   public enum Step: Hashable, Sendable {
+    /// `enqueue(v)`: adds `v` behind the newest element.
     case enqueue(Value)
+    /// `dequeue`: removes and returns the oldest element, or returns nil when the queue is empty.
     case dequeue
+    /// `count`: returns the number of elements.
     case count
+    /// `snapshot`: returns every element, oldest first.
     case snapshot
   }
 

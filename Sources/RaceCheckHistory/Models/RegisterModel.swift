@@ -8,7 +8,9 @@ public struct RegisterModel: HistoryModel {
 
   /// One decoded register operation.
   public enum Step: Hashable, Sendable {
+    /// `read`: returns the value.
     case read
+    /// `write(v)`: replaces the value with `v`.
     case write(Value)
   }
 

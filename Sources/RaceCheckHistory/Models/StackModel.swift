@@ -8,9 +8,13 @@ public struct StackModel: HistoryModel {
 
   /// One decoded stack operation.
   public enum Step: Hashable, Sendable {
+    /// `push(v)`: puts `v` on top.
     case push(Value)
+    /// `pop`: removes and returns the top element, or returns nil when the stack is empty.
     case pop
+    /// `count`: returns the number of elements.
     case count
+    /// `snapshot`: returns every element, bottom first.
     case snapshot
   }
 
