@@ -45,7 +45,9 @@ extension RandomNumberGenerator {
   /// Returns a value in `0..<bound`; `bound` must be positive.
   ///
   /// Not `Int.random(in:using:)`, which draws other values from the same sequence: a seed
-  /// keeps naming the scenarios it always named.
+  /// keeps naming the scenarios it always named. Inlinable, so that the engine's draws from a
+  /// `SplitMix64` (schedule strategies, scenarios) are specialized rather than generic calls.
+  @inlinable
   package mutating func below(_ bound: Int) -> Int {
     Int(next() % UInt64(bound))
   }
