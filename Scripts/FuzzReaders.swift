@@ -8,9 +8,9 @@
 import Foundation
 
 /// The reader under test, read once.
-private let format: HistoryFormat = {
+private let format: RecordedHistory.Format = {
   let name = getenv("FUZZ_FORMAT").map { String(cString: $0) } ?? "json"
-  guard let format = HistoryFormat(rawValue: name) else {
+  guard let format = RecordedHistory.Format(rawValue: name) else {
     fatalError("FUZZ_FORMAT must be json, jepsen or jepsen-log, got \(name)")
   }
   return format
@@ -20,7 +20,7 @@ private let format: HistoryFormat = {
 public func fuzzReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
   do {
-    let history = try format.read(bytes)
+    let history = try RecordedHistory(bytes: bytes, format: format)
     // What the reader accepted must also write and describe without trapping.
     _ = HistoryFile.encode(history)
   } catch {

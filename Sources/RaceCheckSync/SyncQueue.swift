@@ -13,6 +13,7 @@ import Dispatch
 public final class SyncQueue: Sendable {
   /// The queue's kind, as `DispatchQueue.Attributes` gives it.
   public struct Attributes: OptionSet, Sendable {
+    /// The attributes as bits.
     public let rawValue: Int
     /// Creates attributes from their raw value.
     public init(rawValue: Int) { self.rawValue = rawValue }
@@ -22,6 +23,7 @@ public final class SyncQueue: Sendable {
 
   /// How a block is submitted, as `DispatchWorkItemFlags` gives it.
   public struct Flags: OptionSet, Sendable {
+    /// The flags as bits.
     public let rawValue: Int
     /// Creates flags from their raw value.
     public init(rawValue: Int) { self.rawValue = rawValue }

@@ -5,11 +5,15 @@
 /// which of its controlled threads runs next; it answers for the calling thread
 /// only when ``controlsCurrentThread()`` says so.
 ///
+/// racecheck's engine is the one scheduler; the primitives' inlinable bodies call it, so
+/// it is `@usableFromInline` rather than public.
+///
 /// ```swift
 /// SchedulerHook.install(myScheduler)
 /// defer { SchedulerHook.uninstall(myScheduler) }
 /// ```
-public protocol SyncScheduler: AnyObject, Sendable {
+@usableFromInline
+package protocol SyncScheduler: AnyObject, Sendable {
   /// Whether the calling thread is one this scheduler runs; the others use the real primitives.
   func controlsCurrentThread() -> Bool
 
@@ -35,7 +39,8 @@ public protocol SyncScheduler: AnyObject, Sendable {
 }
 
 /// What kind of primitive a scheduler is told about.
-public enum SyncObjectKind: String, Sendable, Hashable {
+@usableFromInline
+package enum SyncObjectKind: String, Sendable, Hashable {
   /// A ``SyncLock``.
   case lock
   /// A ``SyncMutex``.
@@ -47,7 +52,8 @@ public enum SyncObjectKind: String, Sendable, Hashable {
 }
 
 /// How an access touches an atomic or a cell.
-public enum SyncAccess: String, Sendable, Hashable {
+@usableFromInline
+package enum SyncAccess: String, Sendable, Hashable {
   /// Reads the value.
   case read
   /// Replaces the value.

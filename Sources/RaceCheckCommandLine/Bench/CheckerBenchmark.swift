@@ -47,11 +47,11 @@ package struct CheckerBenchmark: Sendable {
   }
 
   /// The history files under the folder with the format of each: `.json` history files, `.log` Jepsen logs, `.txt` and `.edn` EDN.
-  package func files() -> [(path: String, format: HistoryFormat)] {
+  package func files() -> [(path: String, format: RecordedHistory.Format)] {
     guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [] }
-    var found: [(String, HistoryFormat)] = []
+    var found: [(String, RecordedHistory.Format)] = []
     while let relative = enumerator.nextObject() as? String {
-      let format: HistoryFormat
+      let format: RecordedHistory.Format
       switch (relative as NSString).pathExtension {
       case "json": format = .json
       case "log": format = .jepsenLog
@@ -72,7 +72,7 @@ package struct CheckerBenchmark: Sendable {
     }
   }
 
-  private func measure(_ path: String, _ format: HistoryFormat) -> FileResult {
+  private func measure(_ path: String, _ format: RecordedHistory.Format) -> FileResult {
     let relative = String(path.dropFirst(folder.count + 1))
     let category = relative.split(separator: "/").dropLast().joined(separator: "/")
     var result = FileResult(
@@ -80,7 +80,7 @@ package struct CheckerBenchmark: Sendable {
       operations: 0, verdict: "", milliseconds: 0, peakMegabytes: nil)
     let history: RecordedHistory
     do {
-      history = try format.read(contentsOf: path)
+      history = try RecordedHistory(contentsOf: path, format: format)
     } catch {
       result.verdict = "skipped: \(error)"
       return result

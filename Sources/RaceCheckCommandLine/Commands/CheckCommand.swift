@@ -64,9 +64,9 @@ enum CheckCommand {
     -> ExitStatus
   {
     let path = parsed.positionals[0]
-    var format = HistoryFormat.json
+    var format = RecordedHistory.Format.json
     if let text = parsed.value("--format") {
-      guard let known = HistoryFormat(rawValue: text) else {
+      guard let known = RecordedHistory.Format(rawValue: text) else {
         throw .invalidValue(
           option: "--format", value: text, expected: "json, jepsen or jepsen-log", command: "check")
       }
@@ -88,7 +88,7 @@ enum CheckCommand {
     var history: RecordedHistory
     do throws(HistoryInputError) {
       statusLine?.update("\(path): reading")
-      history = try format.read(contentsOf: path, model: model)
+      history = try RecordedHistory(contentsOf: path, format: format, model: model)
     } catch {
       statusLine?.clear()
       context.printError("\(context.programName): \(path): \(error)")
@@ -228,7 +228,7 @@ enum CheckCommand {
 
   /// A model's rejection of a Jepsen history names the line of the invocation, not an index nobody sees.
   private static func locating(
-    _ error: HistoryFileError, in history: RecordedHistory, format: HistoryFormat
+    _ error: HistoryFileError, in history: RecordedHistory, format: RecordedHistory.Format
   ) -> HistoryInputError {
     guard format != .json, case .operation(let index, _, let problem) = error else {
       return .model(error)

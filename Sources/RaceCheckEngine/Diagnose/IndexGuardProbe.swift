@@ -60,7 +60,7 @@ struct IndexGuardProbe: CustomStringConvertible {
   static func fillingCall<Subject, Model>(of spec: Spec<Subject, Model>) -> Scenario.Call? {
     guard spec.model is ArrayModel else { return nil }
     let calls = spec.operations.map { operation in
-      var random = SplitMix64(seed: 0)
+      var random: any RandomNumberGenerator = SplitMix64(seed: 0)
       return Scenario.Call(operation.name, operation.generators.map { $0.draw(&random, 1) })
     }
     let isAppend = { (call: Scenario.Call) -> Bool in

@@ -34,7 +34,7 @@ package struct ScenarioGenerator: Sendable {
   /// whose requirement fails in some order that reaches it is drawn again, up to
   /// ``drawsPerCall`` times; without requirements every call is drawn once.
   package func scenario(seed: UInt64, index: Int) -> Scenario {
-    var random = SplitMix64(seed: SplitMix64.derive(seed, UInt64(index)))
+    var random: any RandomNumberGenerator = SplitMix64(seed: SplitMix64.derive(seed, UInt64(index)))
     let breadth = Self.breadth(ofScenario: index)
     var scenario = Scenario()
     func draw(at path: Scenario.CallPath) -> Scenario.Call {

@@ -9,16 +9,27 @@
 /// let key = Generator.element(of: ["a", "b", "c"])
 /// ```
 public struct Generator<Output: ValueConvertible>: Sendable {
-  let draw: @Sendable (inout SplitMix64, _ breadth: Int) -> Output
+  /// Draws from the scenario's random source, a SplitMix64 seeded from the run's seed, which
+  /// users see only as a `RandomNumberGenerator`: its type is racecheck's, not theirs to name.
+  let draw: @Sendable (_ random: inout any RandomNumberGenerator, _ breadth: Int) -> Output
   let shrink: @Sendable (Output) -> [Output]
 
   /// Creates a generator from a drawing function and a function that lists simpler values.
   ///
+  /// `random` is the scenario's own generator, seeded from the run's seed: draw only from it
+  /// (`random.next()`, `Int.random(in:using:)`), so that the seed rebuilds the same scenarios.
+  ///
+  /// ```swift
+  /// let even = Generator<Int>(
+  ///   draw: { random, breadth in 2 * Int.random(in: 0...breadth, using: &random) },
+  ///   shrink: { $0 > 0 ? [0] : [] })
+  /// ```
+  ///
   /// - Parameters:
-  ///   - draw: Returns a value; `breadth` (1 or more) says how varied values may be.
+  ///   - draw: Returns a value drawn from `random`; `breadth` (1 or more) says how varied values may be.
   ///   - shrink: Returns candidates simpler than the value, simplest first.
   public init(
-    draw: @escaping @Sendable (inout SplitMix64, _ breadth: Int) -> Output,
+    draw: @escaping @Sendable (_ random: inout any RandomNumberGenerator, _ breadth: Int) -> Output,
     shrink: @escaping @Sendable (Output) -> [Output] = { _ in [] }
   ) {
     self.draw = draw
@@ -85,7 +96,7 @@ extension Generator where Output == Bool {
 
 /// A generator with its output type erased to ``Value``, as scenarios store arguments.
 struct AnyGenerator: Sendable {
-  let draw: @Sendable (inout SplitMix64, Int) -> Value
+  let draw: @Sendable (inout any RandomNumberGenerator, Int) -> Value
   let shrink: @Sendable (Value) -> [Value]
 
   init<Output>(_ generator: Generator<Output>) {

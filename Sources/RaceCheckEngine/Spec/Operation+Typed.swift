@@ -85,7 +85,7 @@ extension Operation {
   init<each Argument: ValueConvertible, ModelResult: ValueConvertible>(
     _ name: String,
     _ arguments: repeat Generator<each Argument>,
-    returning results: ValueKinds,
+    returning results: Value.Kinds,
     recordedPerform perform: @escaping @Sendable (Subject, [Value]) throws -> Value,
     model: @escaping @Sendable (inout Model, repeat each Argument) -> ModelResult
   ) {
@@ -142,7 +142,7 @@ extension Operation {
 
   /// Checks recorded arguments against the parameter types, and that the two sides' results can ever be equal.
   static func decodes<each Argument: ValueConvertible>(
-    _ name: String, returning results: ValueKinds, matching modelResults: ValueKinds,
+    _ name: String, returning results: Value.Kinds, matching modelResults: Value.Kinds,
     _ types: repeat (each Argument).Type
   ) -> @Sendable ([Value]) -> ModelError? {
     let decodes = Self.decodes(name, repeat each types)
@@ -258,7 +258,7 @@ extension Operation where Model: HistoryModel {
 
   /// Checks recorded arguments against the vocabulary, and that the closure's results are of a kind the model's operation returns.
   static func validatesStep<each Argument: ValueConvertible>(
-    _ name: String, returning results: ValueKinds, _ types: repeat (each Argument).Type
+    _ name: String, returning results: Value.Kinds, _ types: repeat (each Argument).Type
   ) -> @Sendable ([Value]) -> ModelError? {
     let decodes = Self.decodes(name, repeat each types)
     return { values in

@@ -68,42 +68,49 @@ extension Spec {
 /// Collects a spec's operations from the statements of a closure.
 @resultBuilder
 public enum OperationBuilder<Subject, Model: Hashable & Sendable> {
+  /// Takes one operation written as a statement, such as `Operation("get") { … }`.
   public static func buildExpression(_ operation: Operation<Subject, Model>) -> [Operation<
     Subject, Model
   >] {
     [operation]
   }
 
+  /// Takes an array of operations written as a statement, such as one a helper function returns.
   public static func buildExpression(_ operations: [Operation<Subject, Model>]) -> [Operation<
     Subject, Model
   >] {
     operations
   }
 
+  /// Joins the operations of every statement of a block, in the order they are written.
   public static func buildBlock(_ parts: [Operation<Subject, Model>]...) -> [Operation<
     Subject, Model
   >] {
     parts.flatMap { $0 }
   }
 
+  /// Takes the operations of an `if` without an `else`: none when its condition is false.
   public static func buildOptional(_ part: [Operation<Subject, Model>]?) -> [Operation<
     Subject, Model
   >] {
     part ?? []
   }
 
+  /// Takes the operations of the first branch of an `if`–`else` or a `switch`.
   public static func buildEither(first part: [Operation<Subject, Model>]) -> [Operation<
     Subject, Model
   >] {
     part
   }
 
+  /// Takes the operations of the second branch of an `if`–`else` or a `switch`.
   public static func buildEither(second part: [Operation<Subject, Model>]) -> [Operation<
     Subject, Model
   >] {
     part
   }
 
+  /// Joins the operations a `for` loop gives on each of its iterations.
   public static func buildArray(_ parts: [[Operation<Subject, Model>]]) -> [Operation<
     Subject, Model
   >] {

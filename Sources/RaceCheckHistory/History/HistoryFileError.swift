@@ -44,6 +44,7 @@ public enum HistoryFileError: Error, Hashable, Sendable, CustomStringConvertible
       process: String, other: Int, otherSource: RecordedHistory.SourceLocation, otherCall: Int64,
       otherReturn: Int64?, call: Int64)
 
+    /// The problem as an error message states it after the operation's citation.
     public var description: String {
       switch self {
       case .notAnObject(let got): return "must be an object, got \(got)"
@@ -67,6 +68,7 @@ public enum HistoryFileError: Error, Hashable, Sendable, CustomStringConvertible
     }
   }
 
+  /// The rejection as the command line prints it, citing the operation's index and line when it is one operation's.
   public var description: String {
     switch self {
     case .empty: return "the file is empty"

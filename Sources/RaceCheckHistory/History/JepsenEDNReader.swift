@@ -17,7 +17,7 @@
 /// the line (and column) where the op starts, in either layout.
 package enum JepsenEDNReader {
   /// Reads the history for `model` (such as `"kv"` or `"cas-register"`).
-  package static func read(_ bytes: [UInt8], model: String) throws(JepsenImportError)
+  package static func read(_ bytes: [UInt8], model: String) throws(HistoryInputError.JepsenProblem)
     -> RecordedHistory
   {
     var pairing = JepsenEventPairing(model: model, failMeaning: .didNotHappen)
@@ -69,7 +69,7 @@ package enum JepsenEDNReader {
   private static func add(
     _ form: consuming EDNForm, line: Int, to pairing: inout JepsenEventPairing
   )
-    throws(JepsenImportError)
+    throws(HistoryInputError.JepsenProblem)
   {
     let fields: EDNOpMap
     // Moved, not copied: an op map is five values, and a history millions of them.
@@ -114,7 +114,7 @@ package enum JepsenEDNReader {
 
   /// The name of the keyword `field` holds; an error naming the op map's field `name` when it holds something else.
   private static func keyword(_ field: EDNValue?, _ name: String, line: Int)
-    throws(JepsenImportError) -> String
+    throws(HistoryInputError.JepsenProblem) -> String
   {
     switch field {
     case .keyword(let text)?: return text

@@ -42,7 +42,7 @@ struct JepsenEventPairing {
     operations.reserveCapacity(count)
   }
 
-  mutating func add(_ event: consuming Event) throws(JepsenImportError) {
+  mutating func add(_ event: consuming Event) throws(HistoryInputError.JepsenProblem) {
     let (process, line) = (event.process, event.line)
     switch event.type {
     case "invoke":
@@ -71,7 +71,7 @@ struct JepsenEventPairing {
   }
 
   /// The operations, with every invocation that never completed as of unknown outcome.
-  mutating func finish() throws(JepsenImportError) -> [RecordedHistory.Operation] {
+  mutating func finish() throws(HistoryInputError.JepsenProblem) -> [RecordedHistory.Operation] {
     for invocation in running.values.sorted(by: { $0.line < $1.line }) {
       operations.append(try operation(invocation, completion: nil))
     }
@@ -84,7 +84,8 @@ struct JepsenEventPairing {
     return operations
   }
 
-  private func operation(_ invocation: Event, completion: Event?) throws(JepsenImportError)
+  private func operation(_ invocation: Event, completion: Event?) throws(HistoryInputError
+    .JepsenProblem)
     -> RecordedHistory.Operation
   {
     var status: RecordedHistory.Operation.Status

@@ -8,7 +8,7 @@
 /// Other lines are skipped. `:fail` has the meaning of the etcd logs (see `JepsenEventPairing`).
 package enum JepsenLogReader {
   /// Reads the history for `model` (the etcd logs are `"cas-register"`).
-  package static func read(_ bytes: [UInt8], model: String) throws(JepsenImportError)
+  package static func read(_ bytes: [UInt8], model: String) throws(HistoryInputError.JepsenProblem)
     -> RecordedHistory
   {
     let marker = Array("jepsen.util - ".utf8)
@@ -22,13 +22,13 @@ package enum JepsenLogReader {
       do {
         while fields.count < 3 && !scanner.atEnd() { fields.append(try scanner.readValue()) }
         guard fields.count == 3, !scanner.atEnd() else {
-          throw JepsenImportError.malformedLogLine(line: lineNumber)
+          throw HistoryInputError.JepsenProblem.malformedLogLine(line: lineNumber)
         }
         fields.append(try scanner.readValue())
         // Anything after the value (there should be nothing) is ignored, as Jepsen's own parsers do.
       } catch let error as EDNScanner.SyntaxError {
         throw .notEDN(line: lineNumber, column: error.offset - start + 1, problem: error.problem)
-      } catch let error as JepsenImportError {
+      } catch let error as HistoryInputError.JepsenProblem {
         throw error
       } catch {
         preconditionFailure("unexpected error \(error)")

@@ -1,7 +1,12 @@
 /// A history as a file records it, before any model reads it: the model's name, its initial state and the operations.
 ///
-/// `HistoryFile` reads and writes it; the Jepsen importers produce it; the checker
-/// decodes it with the named model.
+/// ``init(contentsOf:format:model:)`` reads one from a history file or a Jepsen history;
+/// ``HistoryChecker`` decodes it with the named model and checks it.
+///
+/// ```swift
+/// let history = try RecordedHistory(contentsOf: "kv.edn", format: .jepsen)
+/// let verdict = try HistoryChecker().check(history)
+/// ```
 public struct RecordedHistory: Hashable, Sendable {
   /// One operation, as it ran or as a history file holds it: who called what, when it was called and returned, and what came back.
   ///

@@ -14,13 +14,29 @@ public struct ArrayModel: HistoryModel {
 
   /// One decoded array operation.
   public enum Step: Hashable, Sendable {
-    case count, first, last, removeLast, snapshot
+    /// `count`: returns the number of elements.
+    case count
+    /// `first`: returns the first element, or nil when the array is empty.
+    case first
+    /// `last`: returns the last element, or nil when the array is empty.
+    case last
+    /// `removeLast`: removes the last element, if there is one.
+    case removeLast
+    /// `snapshot`: returns every element, first to last.
+    case snapshot
+    /// `get(i)`: returns the element at index `i`, or nil when there is none.
     case get(Int)
+    /// `remove(i)`: removes the element at index `i`, if there is one.
     case remove(Int)
+    /// `append(v)`: adds `v` after the last element.
     case append(Value)
+    /// `indexOf(v)`: returns the index of the first element equal to `v`, or nil when none is.
     case indexOf(Value)
+    /// `contains(v)`: returns whether an element equals `v`.
     case contains(Value)
+    /// `insert(v, i)`: inserts `v` at index `i` when `0 ≤ i ≤ count`, and otherwise does nothing.
     case insert(Value, Int)
+    /// `replace(i, v)`: puts `v` in place of the element at index `i`, if there is one.
     case replace(Int, Value)
   }
 
@@ -116,7 +132,7 @@ public struct ArrayModel: HistoryModel {
 
 extension ArrayModel {
   /// What each operation of the vocabulary returns.
-  public static func resultKinds(of operation: String) -> ValueKinds {
+  public static func resultKinds(of operation: String) -> Value.Kinds {
     switch operation {
     case "count": .int
     case "indexOf": [.int, .null]

@@ -10,8 +10,11 @@ public struct CASRegisterModel: HistoryModel {
 
   /// One decoded compare-and-set register operation.
   public enum Step: Hashable, Sendable {
+    /// `read`: returns the value.
     case read
+    /// `write(v)`: replaces the value with `v`.
     case write(Value)
+    /// `cas(expected, new)`: replaces the value with `new` if it equals `expected`, and returns whether it did.
     case cas(expected: Value, new: Value)
   }
 
@@ -68,7 +71,7 @@ public struct CASRegisterModel: HistoryModel {
 
 extension CASRegisterModel {
   /// What each operation of the vocabulary returns.
-  public static func resultKinds(of operation: String) -> ValueKinds {
+  public static func resultKinds(of operation: String) -> Value.Kinds {
     switch operation {
     case "write": .null
     case "cas": .bool

@@ -8,8 +8,13 @@ public struct CounterModel: HistoryModel {
 
   /// One decoded counter operation.
   public enum Step: Hashable, Sendable {
-    case get, increment
+    /// `get`: returns the count.
+    case get
+    /// `increment`: adds 1 to the count.
+    case increment
+    /// `add(n)`: adds `n` to the count, wrapping on overflow.
     case add(Int)
+    /// `set(n)`: replaces the count with `n`.
     case set(Int)
   }
 
@@ -58,7 +63,7 @@ public struct CounterModel: HistoryModel {
 
 extension CounterModel {
   /// What each operation of the vocabulary returns.
-  public static func resultKinds(of operation: String) -> ValueKinds {
+  public static func resultKinds(of operation: String) -> Value.Kinds {
     operation == "get" ? .int : .null
   }
 }

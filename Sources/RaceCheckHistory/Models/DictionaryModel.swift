@@ -22,10 +22,18 @@ public struct DictionaryModel: HistoryModel {
 
   /// One decoded dictionary operation.
   public enum Step: Hashable, Sendable {
+    /// `get(k)`: returns the value of key `k`, or nil when it has none.
     case get(Value)
+    /// `remove(k)`: removes key `k` and its value, if it has one.
     case remove(Value)
+    /// `set(k, v)`: makes `v` the value of key `k`.
     case set(Value, Value)
-    case count, keys, values
+    /// `count`: returns the number of keys.
+    case count
+    /// `keys`: returns the keys, sorted (numbers numerically, strings by code unit).
+    case keys
+    /// `values`: returns the values, in the order of their sorted keys.
+    case values
   }
 
   public init() {
@@ -139,7 +147,7 @@ public struct DictionaryModel: HistoryModel {
 
 extension DictionaryModel {
   /// What each operation of the vocabulary returns.
-  public static func resultKinds(of operation: String) -> ValueKinds {
+  public static func resultKinds(of operation: String) -> Value.Kinds {
     switch operation {
     case "count": .int
     case "keys", "values": .list

@@ -41,13 +41,13 @@ public protocol HistoryModel: Hashable, Sendable {
 
   /// The kinds of value operation `operation` returns, so a spec whose result type can never match is rejected before it runs.
   ///
-  /// The default, ``ValueKinds/any``, rejects nothing.
-  static func resultKinds(of operation: String) -> ValueKinds
+  /// The default, ``Value/Kinds/any``, rejects nothing.
+  static func resultKinds(of operation: String) -> Value.Kinds
 }
 
 extension HistoryModel {
-  /// Says ``ValueKinds/any``: without knowing the model, any result may match.
-  public static func resultKinds(of operation: String) -> ValueKinds { .any }
+  /// Says ``Value/Kinds/any``: without knowing the model, any result may match.
+  public static func resultKinds(of operation: String) -> Value.Kinds { .any }
 
   /// Says `false`: without knowing the model, every operation may change the state.
   public static func leavesStateUnchanged(_ step: Step, result: Value?) -> Bool { false }
@@ -64,8 +64,9 @@ public enum ModelError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The initial state does not have the model's shape.
   case wrongState(model: String, expected: String, got: Value)
   /// The subject's side of an operation returns a kind of value the model's operation never does, so no result could match.
-  case wrongResult(model: String, operation: String, expected: ValueKinds, got: ValueKinds)
+  case wrongResult(model: String, operation: String, expected: Value.Kinds, got: Value.Kinds)
 
+  /// The rejection as a spec error or a history file error states it.
   public var description: String {
     switch self {
     case .unknownOperation(let model, let operation):

@@ -11,8 +11,11 @@ public struct KeyValueModel: HistoryModel {
 
   /// One decoded key-value operation.
   public enum Step: Hashable, Sendable {
+    /// `get(k)`: returns the string of key `k`, `""` when it has none.
     case get(String)
+    /// `put(k, v)`: makes `v` the string of key `k`.
     case put(String, String)
+    /// `append(k, v)`: adds `v` to the end of the string of key `k`.
     case append(String, String)
   }
 
@@ -88,7 +91,7 @@ extension KeyValueModel: KeyedHistoryModel {
 
 extension KeyValueModel {
   /// What each operation of the vocabulary returns.
-  public static func resultKinds(of operation: String) -> ValueKinds {
+  public static func resultKinds(of operation: String) -> Value.Kinds {
     operation == "get" ? .string : .null
   }
 }

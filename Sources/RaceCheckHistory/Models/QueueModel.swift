@@ -8,9 +8,13 @@ public struct QueueModel: HistoryModel {
 
   /// One decoded queue operation.
   public enum Step: Hashable, Sendable {
+    /// `enqueue(v)`: adds `v` behind the newest element.
     case enqueue(Value)
+    /// `dequeue`: removes and returns the oldest element, or returns nil when the queue is empty.
     case dequeue
+    /// `count`: returns the number of elements.
     case count
+    /// `snapshot`: returns every element, oldest first.
     case snapshot
   }
 
@@ -66,7 +70,7 @@ public struct QueueModel: HistoryModel {
 
 extension QueueModel {
   /// What each operation of the vocabulary returns.
-  public static func resultKinds(of operation: String) -> ValueKinds {
+  public static func resultKinds(of operation: String) -> Value.Kinds {
     switch operation {
     case "enqueue": .null
     case "count": .int

@@ -8,7 +8,9 @@ public struct RegisterModel: HistoryModel {
 
   /// One decoded register operation.
   public enum Step: Hashable, Sendable {
+    /// `read`: returns the value.
     case read
+    /// `write(v)`: replaces the value with `v`.
     case write(Value)
   }
 
@@ -52,7 +54,7 @@ public struct RegisterModel: HistoryModel {
 
 extension RegisterModel {
   /// What each operation of the vocabulary returns.
-  public static func resultKinds(of operation: String) -> ValueKinds {
+  public static func resultKinds(of operation: String) -> Value.Kinds {
     operation == "write" ? .null : .any
   }
 }

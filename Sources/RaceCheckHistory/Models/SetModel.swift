@@ -8,10 +8,15 @@ public struct SetModel: HistoryModel {
 
   /// One decoded set operation.
   public enum Step: Hashable, Sendable {
+    /// `insert(v)`: adds `v`, and returns whether it was absent.
     case insert(Value)
+    /// `remove(v)`: removes `v`, and returns whether it was present.
     case remove(Value)
+    /// `contains(v)`: returns whether `v` is a member.
     case contains(Value)
+    /// `count`: returns the number of members.
     case count
+    /// `snapshot`: returns the members, sorted.
     case snapshot
   }
 
@@ -64,7 +69,7 @@ public struct SetModel: HistoryModel {
 
 extension SetModel {
   /// What each operation of the vocabulary returns.
-  public static func resultKinds(of operation: String) -> ValueKinds {
+  public static func resultKinds(of operation: String) -> Value.Kinds {
     switch operation {
     case "count": .int
     case "snapshot": .list

@@ -8,9 +8,13 @@ public struct StackModel: HistoryModel {
 
   /// One decoded stack operation.
   public enum Step: Hashable, Sendable {
+    /// `push(v)`: puts `v` on top.
     case push(Value)
+    /// `pop`: removes and returns the top element, or returns nil when the stack is empty.
     case pop
+    /// `count`: returns the number of elements.
     case count
+    /// `snapshot`: returns every element, bottom first.
     case snapshot
   }
 
@@ -66,7 +70,7 @@ public struct StackModel: HistoryModel {
 
 extension StackModel {
   /// What each operation of the vocabulary returns.
-  public static func resultKinds(of operation: String) -> ValueKinds {
+  public static func resultKinds(of operation: String) -> Value.Kinds {
     switch operation {
     case "push": .null
     case "count": .int

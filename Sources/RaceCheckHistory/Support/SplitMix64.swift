@@ -1,16 +1,18 @@
 /// A fast, seedable random number generator: the same seed gives the same sequence everywhere.
 ///
 /// racecheck never draws from the system generator, so that every scenario can be
-/// rebuilt from its seed.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
+/// rebuilt from its seed. Users never name it: a custom ``Generator`` draws from it as
+/// `any RandomNumberGenerator`.
+package struct SplitMix64: RandomNumberGenerator, Sendable {
   private var state: UInt64
 
   /// Creates a generator whose sequence is fixed by `seed`.
-  public init(seed: UInt64) {
+  package init(seed: UInt64) {
     state = seed
   }
 
-  public mutating func next() -> UInt64 {
+  /// Advances the sequence and returns its next value.
+  package mutating func next() -> UInt64 {
     state &+= Self.increment
     return Self.mix(state)
   }
@@ -32,14 +34,21 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     return mixed ^ (mixed >> 31)
   }
 
-  /// Returns a value in `0..<bound`; `bound` must be positive.
-  package mutating func below(_ bound: Int) -> Int {
-    Int(next() % UInt64(bound))
-  }
-
   /// Derives the seed of the `index`-th child sequence of `seed`, independent of its siblings.
   package static func derive(_ seed: UInt64, _ index: UInt64) -> UInt64 {
     var generator = SplitMix64(seed: seed ^ (index &* 0xD1B5_4A32_D192_ED03))
     return generator.next()
+  }
+}
+
+extension RandomNumberGenerator {
+  /// Returns a value in `0..<bound`; `bound` must be positive.
+  ///
+  /// Not `Int.random(in:using:)`, which draws other values from the same sequence: a seed
+  /// keeps naming the scenarios it always named. Inlinable, so that the engine's draws from a
+  /// `SplitMix64` (schedule strategies, scenarios) are specialized rather than generic calls.
+  @inlinable
+  package mutating func below(_ bound: Int) -> Int {
+    Int(next() % UInt64(bound))
   }
 }

@@ -1,4 +1,5 @@
 extension Value: Codable {
+  /// Decodes a JSON value as the case of its shape, trying a Bool, then an Int, then a Double for a number.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     if container.decodeNil() {
@@ -21,6 +22,7 @@ extension Value: Codable {
     }
   }
 
+  /// Encodes the value as the JSON it stands for, as history files write it.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     switch self {

@@ -95,9 +95,14 @@ extension Value: CustomStringConvertible {
 extension Value: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
   ExpressibleByStringLiteral, ExpressibleByArrayLiteral
 {
+  /// `nil` as a value: ``null``.
   public init(nilLiteral: ()) { self = .null }
+  /// `true` or `false` as a value: ``bool(_:)``.
   public init(booleanLiteral value: Bool) { self = .bool(value) }
+  /// An integer literal as a value: ``int(_:)``.
   public init(integerLiteral value: Int) { self = .int(value) }
+  /// A string literal as a value: ``string(_:)``.
   public init(stringLiteral value: String) { self = .string(value) }
+  /// An array literal of values as a value: ``list(_:)``, so `[7, "seven", nil]` is a list of three.
   public init(arrayLiteral elements: Value...) { self = .list(elements) }
 }

@@ -20,12 +20,12 @@ public protocol ValueConvertible: SendableMetatype {
   /// Creates an instance from a recorded value, or returns nil when the value has another shape.
   init?(historyValue: Value)
 
-  /// The kinds of value instances record; the default, ``ValueKinds/any``, claims nothing.
-  static var historyValueKinds: ValueKinds { get }
+  /// The kinds of value instances record; the default, ``Value/Kinds/any``, claims nothing.
+  static var historyValueKinds: Value.Kinds { get }
 }
 
 extension ValueConvertible {
-  public static var historyValueKinds: ValueKinds { .any }
+  public static var historyValueKinds: Value.Kinds { .any }
 }
 
 extension Value: ValueConvertible {
@@ -34,7 +34,7 @@ extension Value: ValueConvertible {
 }
 
 extension Int: ValueConvertible {
-  public static var historyValueKinds: ValueKinds { .int }
+  public static var historyValueKinds: Value.Kinds { .int }
   public var historyValue: Value { .int(self) }
   public init?(historyValue: Value) {
     guard case .int(let value) = historyValue else { return nil }
@@ -43,7 +43,7 @@ extension Int: ValueConvertible {
 }
 
 extension UInt: ValueConvertible {
-  public static var historyValueKinds: ValueKinds { .int }
+  public static var historyValueKinds: Value.Kinds { .int }
   public var historyValue: Value { .int(Int(truncatingIfNeeded: self)) }
   public init?(historyValue: Value) {
     guard case .int(let value) = historyValue, value >= 0 else { return nil }
@@ -52,7 +52,7 @@ extension UInt: ValueConvertible {
 }
 
 extension Bool: ValueConvertible {
-  public static var historyValueKinds: ValueKinds { .bool }
+  public static var historyValueKinds: Value.Kinds { .bool }
   public var historyValue: Value { .bool(self) }
   public init?(historyValue: Value) {
     guard case .bool(let value) = historyValue else { return nil }
@@ -61,7 +61,7 @@ extension Bool: ValueConvertible {
 }
 
 extension String: ValueConvertible {
-  public static var historyValueKinds: ValueKinds { .string }
+  public static var historyValueKinds: Value.Kinds { .string }
   public var historyValue: Value { .string(self) }
   public init?(historyValue: Value) {
     guard case .string(let value) = historyValue else { return nil }
@@ -70,7 +70,7 @@ extension String: ValueConvertible {
 }
 
 extension Double: ValueConvertible {
-  public static var historyValueKinds: ValueKinds { .double }
+  public static var historyValueKinds: Value.Kinds { .double }
   public var historyValue: Value { .double(self) }
   public init?(historyValue: Value) {
     switch historyValue {
@@ -82,7 +82,7 @@ extension Double: ValueConvertible {
 }
 
 extension Optional: ValueConvertible where Wrapped: ValueConvertible {
-  public static var historyValueKinds: ValueKinds { Wrapped.historyValueKinds.union(.null) }
+  public static var historyValueKinds: Value.Kinds { Wrapped.historyValueKinds.union(.null) }
   public var historyValue: Value { self?.historyValue ?? .null }
   public init?(historyValue: Value) {
     if historyValue.isNull {
@@ -96,7 +96,7 @@ extension Optional: ValueConvertible where Wrapped: ValueConvertible {
 }
 
 extension Array: ValueConvertible where Element: ValueConvertible {
-  public static var historyValueKinds: ValueKinds { .list }
+  public static var historyValueKinds: Value.Kinds { .list }
   public var historyValue: Value { .list(map(\.historyValue)) }
   public init?(historyValue: Value) {
     guard case .list(let values) = historyValue else { return nil }

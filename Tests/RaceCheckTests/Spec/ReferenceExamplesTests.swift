@@ -316,7 +316,7 @@ extension RaceCheckTestSuite {
       let even = Generator<Int>(
         draw: { random, breadth in 2 * Int(random.next() % UInt64(breadth + 1)) },
         shrink: { $0 > 0 ? [0] : [] })
-      var random = SplitMix64(seed: 1)
+      var random: any RandomNumberGenerator = SplitMix64(seed: 1)
       for _ in 0..<50 {
         #expect((0...1).contains(index.draw(&random, 1)))
         #expect(["a", "b"].contains(key.draw(&random, 1)))

@@ -256,7 +256,7 @@ private func sequential(_ model: String, count: Int, touching: Bool) -> Recorded
 extension GeneratedHistory {
   /// The history as `check` reads its file.
   func recorded() throws -> RecordedHistory {
-    let format: HistoryFormat = path.hasSuffix(".log") ? .jepsenLog : .jepsen
-    return try format.read(Array(text().utf8))
+    let format: RecordedHistory.Format = path.hasSuffix(".log") ? .jepsenLog : .jepsen
+    return try RecordedHistory(bytes: Array(text().utf8), format: format)
   }
 }

@@ -46,7 +46,7 @@ extension UnitTestSuite {
         INFO  jepsen.util - 2	:fail	:cas	[2 4]
         INFO  jepsen.util - 3	:ok	:read	2
         """
-      let history = try HistoryFormat.jepsenLog.read(Array(log.utf8))
+      let history = try RecordedHistory(bytes: Array(log.utf8), format: .jepsenLog)
       #expect(
         history.operations.map(\.source) == [
           .event(invocation: 1, completion: 4), .event(invocation: 3, completion: 5),
@@ -80,7 +80,7 @@ extension UnitTestSuite {
            "op": "first", "args": [], "call": 2, "return": 3}
         ]}
         """#
-      let history = try HistoryFormat.json.read(Array(file.utf8))
+      let history = try RecordedHistory(bytes: Array(file.utf8))
       #expect(history.operations.map(\.source) == [.element(line: 3), .element(line: 5)])
       #expect(history.citation(of: 1) == "operations[1] (line 5)")
       let result = try CheckCLI.check(contents: file)

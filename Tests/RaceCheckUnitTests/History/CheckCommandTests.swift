@@ -58,7 +58,8 @@ extension UnitTestSuite {
         #"{:process 2, :type :invoke, :f :append, :key "a", :value "y"}"#,
         #"{:process 2, :type :info, :f :append, :key "a", :value "y"}"#,
       ]
-      let history = try HistoryFormat.jepsen.read(Array(lines.joined(separator: "\n").utf8))
+      let history = try RecordedHistory(
+        bytes: Array(lines.joined(separator: "\n").utf8), format: .jepsen)
       #expect(history.model == "kv")
       #expect(history.operations.map(\.name) == ["put", "get", "append"])
       #expect(history.operations[1].result == "x")
@@ -78,7 +79,8 @@ extension UnitTestSuite {
          {:process 5, :type :fail, :f :cas, :value [2 3]}]
         ; trailing comment
         """
-      let history = try HistoryFormat.jepsen.read(Array(file.utf8), model: "cas-register")
+      let history = try RecordedHistory(
+        bytes: Array(file.utf8), format: .jepsen, model: "cas-register")
       #expect(history.operations.map(\.name) == ["write", "read", "cas"])
       // Each operation cites the line its invocation starts on.
       #expect(history.operations.map(\.call) == [2, 4, 7])
@@ -95,7 +97,8 @@ extension UnitTestSuite {
          {:type :invoke, :f :read, :value 4, :process 1}
          {:type :ok, :f :read, :value 3, :process 1})
         """
-      let history = try HistoryFormat.jepsen.read(Array(file.utf8), model: "cas-register")
+      let history = try RecordedHistory(
+        bytes: Array(file.utf8), format: .jepsen, model: "cas-register")
       #expect(history.operations.map(\.arguments) == [[0], []])
       #expect(history.operations[1].result == 3)
       #expect(try HistoryChecker().check(history).verdict == .notLinearizable)
@@ -104,7 +107,8 @@ extension UnitTestSuite {
     @Test func aHistoryOfTheNemesisAloneIsEmptyAndLinearizable() throws {
       let file =
         "[{:process :nemesis, :type :info, :f :kill, :value nil}\n {:process :nemesis, :type :info, :f :start}]"
-      let history = try HistoryFormat.jepsen.read(Array(file.utf8), model: "cas-register")
+      let history = try RecordedHistory(
+        bytes: Array(file.utf8), format: .jepsen, model: "cas-register")
       #expect(history.operations.isEmpty)
       #expect(try HistoryChecker().check(history).verdict == .linearizable)
     }
@@ -144,7 +148,8 @@ extension UnitTestSuite {
         "INFO  jepsen.util - 2   :fail   :read   :timed-out",
         "some other log line",
       ]
-      let history = try HistoryFormat.jepsenLog.read(Array(lines.joined(separator: "\n").utf8))
+      let history = try RecordedHistory(
+        bytes: Array(lines.joined(separator: "\n").utf8), format: .jepsenLog)
       #expect(history.model == "cas-register")
       #expect(history.operations[1].result == false && history.operations[1].status == .ok)
       #expect(history.operations[2].status == .info)

@@ -34,7 +34,7 @@ extension UnitTestSuite {
     }
 
     @Test func witnessOfAPartitionedHistoryIsPerKey() throws {
-      let history = try HistoryFormat.json.read(Array(keyedHistory.utf8))
+      let history = try RecordedHistory(bytes: Array(keyedHistory.utf8))
       let verdict = try HistoryChecker().check(history)
       #expect(verdict.parts.map(\.key) == ["a", "b"])
       for part in verdict.parts {
@@ -45,7 +45,7 @@ extension UnitTestSuite {
     }
 
     @Test func witnessOfAKeyedHistoryCheckedWholeReplaysThroughTheModel() throws {
-      let history = try HistoryFormat.json.read(Array(keyedHistory.utf8))
+      let history = try RecordedHistory(bytes: Array(keyedHistory.utf8))
       let verdict = try HistoryChecker(partitions: false).check(history)
       #expect(verdict.parts.map(\.key) == [nil])
       let witness = try #require(verdict.parts.first?.witness)
@@ -81,7 +81,7 @@ extension UnitTestSuite {
         try JSONSerialization.jsonObject(with: Data(result.output.joined().utf8))
           as? [String: Any])
       let parts = try #require(document["parts"] as? [[String: Any]])
-      let history = try HistoryFormat.json.read(Array(keyedHistory.utf8))
+      let history = try RecordedHistory(bytes: Array(keyedHistory.utf8))
       for part in parts {
         let witness = try #require(part["witness"] as? [Int])
         #expect(part["witnessLines"] as? [Int] == witness.map { $0 + 2 })

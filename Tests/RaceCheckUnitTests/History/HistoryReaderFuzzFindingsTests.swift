@@ -16,7 +16,7 @@ extension UnitTestSuite {
         #"{:process 0, :type :ok, :f :get, :key "a", :value "#,
       ]
       let contents = lines[0] + "\n" + lines[1] + Self.discards + #""x"}"#
-      let history = try HistoryFormat.jepsen.read(Array(contents.utf8))
+      let history = try RecordedHistory(bytes: Array(contents.utf8), format: .jepsen)
       #expect(history.operations.count == 1)
       #expect(history.operations[0].result == "x")
     }
@@ -36,7 +36,7 @@ extension UnitTestSuite {
         {:process 0, :type :invoke, :f :get, :key "a", :value nil #_ :ignored}
         {:process 0, :type :ok, :f :get, :key "a", :value "" #_ [1 #_ 2]}
         """#
-      let history = try HistoryFormat.jepsen.read(Array(contents.utf8))
+      let history = try RecordedHistory(bytes: Array(contents.utf8), format: .jepsen)
       #expect(history.operations.count == 1)
       #expect(history.operations[0].result == "")
     }

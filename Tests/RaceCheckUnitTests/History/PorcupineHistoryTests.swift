@@ -14,8 +14,8 @@ extension UnitTestSuite {
       var wrong: [String] = []
       for number in 0...102 where number != 95 {
         let name = String(format: "etcd_%03d.log", number)
-        let history = try HistoryFormat.jepsenLog.read(
-          contentsOf: PorcupineData.folder + "/jepsen/" + name)
+        let history = try RecordedHistory(
+          contentsOf: PorcupineData.folder + "/jepsen/" + name, format: .jepsenLog)
         let expected: HistoryVerdict.Kind =
           PorcupineData.linearizableEtcdLogs.contains(number) ? .linearizable : .notLinearizable
         for partitions in [true, false] {
@@ -28,7 +28,8 @@ extension UnitTestSuite {
 
     @Test func theEmptyEtcdLogIsRejectedAsHoldingNoOperations() {
       #expect(throws: HistoryInputError.jepsen(.noOperations(format: "jepsen.util log"))) {
-        try HistoryFormat.jepsenLog.read(contentsOf: PorcupineData.folder + "/jepsen/etcd_095.log")
+        try RecordedHistory(
+          contentsOf: PorcupineData.folder + "/jepsen/etcd_095.log", format: .jepsenLog)
       }
     }
 
@@ -37,8 +38,8 @@ extension UnitTestSuite {
       ("c50-ok", true), ("c50-bad", false),
     ])
     func keyValueHistoryGetsItsVerdictSplitByKey(file: String, linearizable: Bool) throws {
-      let history = try HistoryFormat.jepsen.read(
-        contentsOf: PorcupineData.folder + "/kv/\(file).txt")
+      let history = try RecordedHistory(
+        contentsOf: PorcupineData.folder + "/kv/\(file).txt", format: .jepsen)
       let verdict = try HistoryChecker(checksAllPartitions: true).check(history)
       #expect(verdict.verdict == (linearizable ? .linearizable : .notLinearizable))
       #expect(verdict.parts.count > 1)
@@ -53,8 +54,8 @@ extension UnitTestSuite {
       ("c50-ok", true), ("c50-bad", false),
     ])
     func keyValueHistoryGetsItsVerdictWhole(file: String, linearizable: Bool) throws {
-      let history = try HistoryFormat.jepsen.read(
-        contentsOf: PorcupineData.folder + "/kv/\(file).txt")
+      let history = try RecordedHistory(
+        contentsOf: PorcupineData.folder + "/kv/\(file).txt", format: .jepsen)
       let verdict = try HistoryChecker(partitions: false, explains: false).check(history)
       #expect(verdict.verdict == (linearizable ? .linearizable : .notLinearizable))
       #expect(verdict.parts.count == 1 && verdict.parts[0].key == nil)
@@ -62,8 +63,8 @@ extension UnitTestSuite {
     }
 
     @Test func everyKeyOfC50BadIsDecidedOnItsOwn() throws {
-      let history = try HistoryFormat.jepsen.read(
-        contentsOf: PorcupineData.folder + "/kv/c50-bad.txt")
+      let history = try RecordedHistory(
+        contentsOf: PorcupineData.folder + "/kv/c50-bad.txt", format: .jepsen)
       let keys = Set(history.operations.compactMap { $0.arguments.first?.stringValue })
       var failing = 0
       for key in keys.sorted() {
@@ -79,8 +80,8 @@ extension UnitTestSuite {
     }
 
     @Test func violationOfC01BadIsExplained() throws {
-      let history = try HistoryFormat.jepsen.read(
-        contentsOf: PorcupineData.folder + "/kv/c01-bad.txt")
+      let history = try RecordedHistory(
+        contentsOf: PorcupineData.folder + "/kv/c01-bad.txt", format: .jepsen)
       let violation = try #require(try HistoryChecker().check(history).violation)
       // The window is a prefix of the failing key's operations that fails on its own.
       var window = history

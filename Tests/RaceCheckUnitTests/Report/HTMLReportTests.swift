@@ -127,8 +127,8 @@ extension UnitTestSuite {
     }
 
     @Test func htmlPageCitesLinesAndNilResults() throws {
-      let history = try HistoryFormat.jepsen.read(
-        Array(nilReadAfterWrite.utf8), model: "register")
+      let history = try RecordedHistory(
+        bytes: Array(nilReadAfterWrite.utf8), format: .jepsen, model: "register")
       let verdict = try HistoryChecker().check(history)
       let html = HTMLReport.page(of: verdict, history: history, file: "h.edn")
       #expect(
@@ -143,8 +143,8 @@ extension UnitTestSuite {
     }
 
     @Test func witnessIsListedByLineWhenAsked() throws {
-      let history = try HistoryFormat.jepsen.read(
-        Array(nilReadAfterWrite.utf8), model: "register")
+      let history = try RecordedHistory(
+        bytes: Array(nilReadAfterWrite.utf8), format: .jepsen, model: "register")
       var checker = HistoryChecker()
       checker.nilReads = .unknown
       let verdict = try checker.check(history)
