@@ -35,6 +35,16 @@ extension RaceCheckTestSuite {
     static let briefAdd = AsyncCall<Log>("add", timeout: .seconds(1)) { (log: Log, value: Int) in
       .int(await log.add(value))
     }
+    /// An add that suspends for 10 ms first, so that its task is certainly suspended when it is resumed.
+    ///
+    /// `Task.yield()` may not suspend at all: the job that resumes the task can run on another
+    /// thread before the task has finished suspending, and the task then goes on where it is,
+    /// with no job brought to any executor. A sleep resumes the task long after it suspended.
+    static let sleepingAdd = AsyncCall<Log>("add", timeout: .seconds(10)) {
+      (log: Log, value: Int) in
+      try await Task.sleep(for: .milliseconds(10))
+      return .int(await log.add(value))
+    }
 
     @Test func theCallsRunInOrderEachWithItsOwnInterval() throws {
       let log = Log()
@@ -84,12 +94,12 @@ extension RaceCheckTestSuite {
       let calls = AsyncCalls(AsyncProbe())
       let batch = try #require(
         AsyncBatch(
-          [Self.add, Self.add, Self.add], arguments: [[.int(7)], [.int(8)], [.int(9)]],
-          probe: calls))
+          [Self.sleepingAdd, Self.sleepingAdd, Self.sleepingAdd],
+          arguments: [[.int(7)], [.int(8)], [.int(9)]], probe: calls))
       let outcome = batch.run(on: log, waiting: CompletionWait(), first: 4)
       #expect(outcome.thrown == nil)
       #expect(outcome.results == [.int(1), .int(2), .int(3)])
-      // Each call suspends at its `Task.yield()`, which brings the task to the probe's executor.
+      // Each call suspends in its sleep, and its resumption brings the task to the probe's executor.
       #expect(Set(calls.hops().map(\.call)) == [4, 5, 6])
     }
 
