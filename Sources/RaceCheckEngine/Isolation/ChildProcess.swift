@@ -70,6 +70,9 @@ package struct ChildProcess: Hashable, Sendable {
       entry += 1
     }
     merged.merge(environment) { _, new in new }
+    if let profile = merged[Self.profileFileKey] {
+      merged[Self.profileFileKey] = Self.childProfileFile(forParent: profile)
+    }
 
     let argv = [executable] + arguments
     let envp = merged.map { "\($0.key)=\($0.value)" }
@@ -109,6 +112,22 @@ package struct ChildProcess: Hashable, Sendable {
   private static func termination(_ status: Int32) -> Termination {
     let signal = status & 0x7F
     return signal == 0 ? .exited((status >> 8) & 0xFF) : .signaled(signal)
+  }
+
+  /// The variable naming where a coverage-instrumented process writes its profile.
+  static let profileFileKey = "LLVM_PROFILE_FILE"
+
+  /// Where a child of a coverage-instrumented parent writes its profile: a `children` folder beside the parent's.
+  ///
+  /// A child killed while it writes its profile at exit (a hang its parent ends) leaves a torn
+  /// file, and `swift test --enable-code-coverage` merges every profile in its folder and fails
+  /// on one torn file, after every test passed. In a folder of their own the children's profiles
+  /// are out of that merge; `Scripts/coverage` adds the whole ones.
+  static func childProfileFile(forParent profile: String) -> String {
+    guard let slash = profile.lastIndex(of: "/") else { return "children/" + profile }
+    let folder = profile[..<slash]
+    guard !folder.hasSuffix("/children") else { return profile }
+    return folder + "/children" + profile[slash...]
   }
 }
 
