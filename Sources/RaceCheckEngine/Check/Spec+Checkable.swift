@@ -46,8 +46,7 @@ extension Spec: Checkable {
       guard names.insert(operation.name).inserted else {
         return "the spec '\(name)' has two operations named '\(operation.name)'"
       }
-      var random: any RandomNumberGenerator = SplitMix64(seed: 0)
-      let arguments = operation.generators.map { $0.draw(&random, 1) }
+      let arguments = operation.firstArguments
       if let problem = operation.validate(arguments) {
         return "operation '\(operation.name)' of '\(name)': \(problem)"
       }

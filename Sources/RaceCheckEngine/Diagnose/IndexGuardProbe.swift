@@ -59,10 +59,7 @@ struct IndexGuardProbe: CustomStringConvertible {
   /// follow in the spec's order.
   static func fillingCall<Subject, Model>(of spec: Spec<Subject, Model>) -> Scenario.Call? {
     guard spec.model is ArrayModel else { return nil }
-    let calls = spec.operations.map { operation in
-      var random: any RandomNumberGenerator = SplitMix64(seed: 0)
-      return Scenario.Call(operation.name, operation.generators.map { $0.draw(&random, 1) })
-    }
+    let calls = spec.operations.map { Scenario.Call($0.name, $0.firstArguments) }
     let isAppend = { (call: Scenario.Call) -> Bool in
       if case .append? = spec.arrayStep(of: call) { return true }
       return false

@@ -114,3 +114,11 @@ struct ArgumentDecoder {
     return value
   }
 }
+
+extension Operation {
+  /// The arguments its generators draw first from seed 0 at the smallest breadth: one fixed call, which the spec's validation and the index-guard probe try.
+  var firstArguments: [Value] {
+    var random: any RandomNumberGenerator = SplitMix64(seed: 0)
+    return generators.map { $0.draw(&random, 1) }
+  }
+}
