@@ -35,7 +35,8 @@ extension RaceCheckTestSuite {
     }
 
     @Test func childThatMakesNoProgressIsReportedAsAHang() throws {
-      let report = try check(withWorker: "exec sleep 60", invocationTimeout: .milliseconds(500))
+      let report = try check(
+        withWorker: "exec sleep 60", invocationTimeout: .milliseconds(500), minimizes: false)
       let crash = try #require(report.failure?.crash, "\(report)")
       #expect(crash.kind == .hang)
       #expect(report.failure?.kind == .hang)
@@ -55,9 +56,11 @@ extension RaceCheckTestSuite {
     }
 
     /// Runs an isolated check whose child is a shell script with `body`, instead of a racecheck worker.
-    private func check(withWorker body: String, invocationTimeout: Duration = .seconds(10)) throws
-      -> CheckReport
-    {
+    ///
+    /// A hang's shrinking spends a timeout on every candidate; `minimizes` turns it off.
+    private func check(
+      withWorker body: String, invocationTimeout: Duration = .seconds(10), minimizes: Bool = true
+    ) throws -> CheckReport {
       let script = FileManager.default.temporaryDirectory
         .appendingPathComponent("racecheck-fake-worker-\(UUID().uuidString).sh")
       try "#!/bin/sh\n\(body)\n".write(to: script, atomically: true, encoding: .utf8)
@@ -66,6 +69,7 @@ extension RaceCheckTestSuite {
       let target = try #require(Catalogue.targets.first { $0.name == "LockedCounter" })
       var configuration = Configuration.demo(seed: 1)
       configuration.hangTimeout = invocationTimeout
+      configuration.minimizes = minimizes
       return target.check(configuration, worker: WorkerCommand(executable: script.path))
     }
   }
