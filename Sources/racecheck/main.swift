@@ -29,6 +29,10 @@ benchmarks.isolatedStressComparisonTargets = [
 benchmarks.isolatedScheduleFirstFailureTargets = [
   "LockArrayEnumerator", "NSSafeMutableArray", "NSSafeMutableArrayWrites", "ZHMutableArray",
 ]
+// Partial-order reduction against the unbounded depth-first search: every row schedule mode
+// checks in this process.
+benchmarks.reductionTargets = (Catalogue.fixtures + Catalogue.isolatedFixtures)
+  .filter { !Catalogue.rowsCrashingInScheduleMode.contains($0.row) }.map(\.target.name)
 
 CommandLineDriver.main(
   targets: Catalogue.withModeExpectations(Catalogue.targets + Catalogue.isolatedTargets),

@@ -22,6 +22,8 @@ package struct BenchmarkPlan: Sendable {
   package var isolatedScheduleFirstFailureTargets: [String] = []
   /// More targets whose schedule-mode throughput is measured on 2 × 3 scenarios, such as the rows of `async` code.
   package var scheduleThroughputTargets: [String] = []
+  /// The targets `racecheck bench dpor` explores exhaustively, in this process, with and without partial-order reduction.
+  package var reductionTargets: [String] = []
 
   /// Creates a plan.
   package init(

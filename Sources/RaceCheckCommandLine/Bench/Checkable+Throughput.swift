@@ -56,3 +56,35 @@ extension Checkable {
     return started.elapsed.rate(of: schedules)
   }
 }
+
+/// What one search of a scenario's schedules ran: how many, whether any failed, whether it ran out of schedules before its cap.
+package struct ScenarioExploration: Hashable, Sendable {
+  /// The schedules run.
+  package var schedules: Int
+  /// Whether any of them failed.
+  package var failed: Bool
+  /// Whether the strategy had no schedule left before the cap: the search covered everything it covers.
+  package var complete: Bool
+}
+
+extension Checkable {
+  /// Runs every schedule `settings`' strategy gives each of the first `scenarios` scenarios of `shape`, up to its budget, failures included.
+  package func explorations(shape: Configuration.Shape, scenarios: Int, settings: ScheduleSettings)
+    -> [ScenarioExploration]
+  {
+    let spec = spec
+    let generator = ScenarioGenerator(spec: spec, shape: shape)
+    let runner = ScheduleScenarioRunner(spec: spec, settings: settings)
+    return (0..<scenarios).map { index in
+      let request = RunRequest(
+        scenario: generator.scenario(seed: 0xBE7C, index: index), seed: UInt64(index),
+        invocations: settings.schedulesPerScenario, untilFirstFailure: false)
+      guard let result = try? runner.run(request) else {
+        return ScenarioExploration(schedules: 0, failed: true, complete: false)
+      }
+      return ScenarioExploration(
+        schedules: result.invocations, failed: result.failures > 0,
+        complete: result.exploredEverySchedule)
+    }
+  }
+}

@@ -9,7 +9,9 @@ enum BenchCommand {
     abstract: "Measure stress throughput and the time to first failure, or the history checker.",
     arguments: [
       ArgumentSpec(
-        name: "suite", help: "'checker' to time the history checker instead of the stress runner.",
+        name: "suite",
+        help:
+          "'checker' to time the history checker, 'dpor' to count partial-order reduction's schedules, instead of the stress runner.",
         isOptional: true),
       ArgumentSpec(
         name: "folder",
@@ -37,6 +39,14 @@ enum BenchCommand {
         "--seed", "N",
         "For 'checker --generate': the seed of the generated histories (default: \(CheckerBenchCommand.defaultSeed))."
       ),
+      .value(
+        "--scenarios", "N",
+        "For 'dpor': the 2 × 3 scenarios of each target (default: \(ReductionBenchCommand.defaultScenarios))."
+      ),
+      .value(
+        "--schedules", "N",
+        "For 'dpor': the cap of each search, in schedules per scenario (default: \(ReductionBenchCommand.defaultCap))."
+      ),
       .flag(
         "--json",
         "Print {\"results\":[…]} (for 'checker', also {\"totals\":{…}}) instead of the table."
@@ -50,6 +60,9 @@ enum BenchCommand {
       "'bench checker FOLDER --generate' writes, from a seed, histories Porcupine's test parsers also",
       "read: kv/ (10, 100, 1000 keys; 1k, 10k, 100k operations), sequential/ (10k to 1M operations,",
       "no overlap) and cas/ (etcd-log registers, 10 and 20 clients, legal and with one impossible read).",
+      "'bench dpor' explores every interleaving of each catalogue row's first 2 × 3 scenarios twice,",
+      "by depth-first search with no preemption bound and by partial-order reduction, and prints the",
+      "schedules each ran and whether their verdicts agree; it exits 1 when any disagree.",
     ],
     execute: { parsed, context throws(UsageError) in try run(parsed, context) })
 
@@ -57,10 +70,13 @@ enum BenchCommand {
     -> ExitStatus
   {
     if let suite = parsed.positionals.first {
-      guard suite == "checker" else {
-        throw .invalidValue(option: "<suite>", value: suite, expected: "checker", command: "bench")
+      switch suite {
+      case "checker": return try CheckerBenchCommand.run(parsed, context)
+      case "dpor": return try ReductionBenchCommand.run(parsed, context)
+      default:
+        throw .invalidValue(
+          option: "<suite>", value: suite, expected: "checker or dpor", command: "bench")
       }
-      return try CheckerBenchCommand.run(parsed, context)
     }
     let duration = try parsed.duration("--seconds") ?? defaultDuration
     guard let plan = context.driver.benchmarks else { throw .noBenchmarkPlan }

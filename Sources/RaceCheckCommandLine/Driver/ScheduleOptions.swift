@@ -8,7 +8,11 @@ enum ScheduleOptions {
       "--mode", "MODE",
       "stress (real threads, the default) or schedule (one thread at a time, deterministic)."
     ),
-    .value("--strategy", "S", "Schedule mode: random (default), pct or exhaustive."),
+    .value(
+      "--strategy", "S",
+      "Schedule mode: random (default), pct, exhaustive (preemption-bounded) or dpor "
+        + "(every interleaving, one per class of equivalent ones)."
+    ),
     .value("--depth", "N", "Schedule mode: PCT's bug depth (default: 3)."),
     .value(
       "--preemptions", "N", "Schedule mode: exhaustive search's preemption bound (default: 2)."),
@@ -34,7 +38,7 @@ enum ScheduleOptions {
     if let text = parsed.value("--strategy") {
       guard let strategy = ScheduleSettings.Strategy(rawValue: text) else {
         throw .invalidValue(
-          option: "--strategy", value: text, expected: "random, pct or exhaustive",
+          option: "--strategy", value: text, expected: "random, pct, exhaustive or dpor",
           command: parsed.command.name)
       }
       settings.strategy = strategy

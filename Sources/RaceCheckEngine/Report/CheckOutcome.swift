@@ -26,6 +26,8 @@ package enum InconclusiveReason: Sendable, Codable, Hashable, CustomStringConver
   case contractTraps(scenarios: Int, limit: Int)
   /// Schedule mode: the code synchronized through something the scheduler cannot see, each named.
   case unseenSynchronization([String])
+  /// Schedule mode with partial-order reduction: `scenarios` scenarios still had interleavings to explore after their budget of `schedules` schedules.
+  case scheduleBudget(scenarios: Int, schedules: Int)
 
   /// Whether the search stopped before its budget, rather than ran it all on code it could not fully see.
   package var cutTheSearchShort: Bool {
@@ -49,6 +51,9 @@ package enum InconclusiveReason: Sendable, Codable, Hashable, CustomStringConver
     case .unseenSynchronization(let names):
       "schedule mode cannot see the synchronization of \(names.joined(separator: ", ")), "
         + "so it claims neither a pass nor a data race there: check it in stress mode"
+    case .scheduleBudget(let scenarios, let schedules):
+      "\(scenarios) scenario\(scenarios == 1 ? "" : "s") still had interleavings to explore after "
+        + "\(schedules) schedules each: raise the budget (--schedules) for a pass that covers every one"
     }
   }
 }
@@ -73,10 +78,39 @@ package struct SearchSummary: Sendable, Codable, Hashable {
   package var contractTraps: Int = 0
   /// The scenarios whose runs stopped short of their budget because too many invocations trapped by contract.
   package var scenariosStoppedByContractTraps: Int = 0
+  /// Schedule mode with partial-order reduction: the scenarios whose every interleaving was explored.
+  package var exhaustedScenarios: Int = 0
+  /// Schedule mode with partial-order reduction: the scenarios whose budget ended before their interleavings did.
+  package var scenariosCutByScheduleBudget: Int = 0
 
   /// Creates an empty summary for a search of `plannedScenarios` scenarios.
   package init(plannedScenarios: Int = 0) {
     self.plannedScenarios = plannedScenarios
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case scenarios, plannedScenarios, invocations, overlappingInvocations, distinctOutcomes
+    case chanceOfNewResults, cappedScenarios, contractTraps, scenariosStoppedByContractTraps
+    case exhaustedScenarios, scenariosCutByScheduleBudget
+  }
+
+  /// Decodes a summary; the counts of partial-order reduction are 0 in one written before they existed.
+  package init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    scenarios = try container.decode(Int.self, forKey: .scenarios)
+    plannedScenarios = try container.decode(Int.self, forKey: .plannedScenarios)
+    invocations = try container.decode(Int.self, forKey: .invocations)
+    overlappingInvocations = try container.decode(Int.self, forKey: .overlappingInvocations)
+    distinctOutcomes = try container.decode(Int.self, forKey: .distinctOutcomes)
+    chanceOfNewResults = try container.decode(
+      ChanceOfNewResults.self, forKey: .chanceOfNewResults)
+    cappedScenarios = try container.decode(Int.self, forKey: .cappedScenarios)
+    contractTraps = try container.decode(Int.self, forKey: .contractTraps)
+    scenariosStoppedByContractTraps = try container.decode(
+      Int.self, forKey: .scenariosStoppedByContractTraps)
+    exhaustedScenarios = try container.decodeIfPresent(Int.self, forKey: .exhaustedScenarios) ?? 0
+    scenariosCutByScheduleBudget =
+      try container.decodeIfPresent(Int.self, forKey: .scenariosCutByScheduleBudget) ?? 0
   }
 }
 

@@ -56,6 +56,14 @@ extension CheckReport: CustomStringConvertible {
       search.contractTraps == 0
       ? ""
       : "; \(search.contractTraps) ended in a trap the spec's requirements allow, and were excused"
+    if configuration.schedule?.strategy == .dpor, search.exhaustedScenarios > 0 {
+      let every =
+        search.exhaustedScenarios == search.scenarios
+        ? "every interleaving of each explored"
+        : "every interleaving of \(search.exhaustedScenarios) explored"
+      return "\(scenarios) (\(every)), \(search.invocations) schedules, "
+        + "\(search.distinctOutcomes) distinct outcomes\(traps)"
+    }
     if configuration.schedule != nil {
       return "\(scenarios), \(search.invocations) schedules, "
         + "\(search.distinctOutcomes) distinct outcomes\(traps)\(newResultsDescription(of: "schedules"))"

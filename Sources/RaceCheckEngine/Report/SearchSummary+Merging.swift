@@ -11,6 +11,8 @@ extension SearchSummary {
     merged.cappedScenarios += other.cappedScenarios
     merged.contractTraps += other.contractTraps
     merged.scenariosStoppedByContractTraps += other.scenariosStoppedByContractTraps
+    merged.exhaustedScenarios += other.exhaustedScenarios
+    merged.scenariosCutByScheduleBudget += other.scenariosCutByScheduleBudget
     return merged
   }
 }

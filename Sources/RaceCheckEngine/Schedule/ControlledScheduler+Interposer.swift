@@ -44,7 +44,7 @@ extension ControlledScheduler {
     let lock = state(ofLock: address, kind: "rwlock", label: nil)
     guard !forWriting else { return acquire(lock, recursive: false) }
     let me = currentThread()
-    point(me, waiting: .readLock(lock))
+    point(me, waiting: .readLock(lock), next: .primitive(lock.address))
     takeForReading(lock, me)
     record(me, "\(lock.name) acquire for reading")
   }
@@ -54,14 +54,14 @@ extension ControlledScheduler {
     guard !forWriting else {
       guard lock.readers.isEmpty else {
         let me = currentThread()
-        point(me)
+        point(me, next: .primitive(lock.address))
         record(me, "\(lock.name) try-acquire fails")
         return false
       }
       return tryAcquire(lock, recursive: false)
     }
     let me = currentThread()
-    point(me)
+    point(me, next: .primitive(lock.address))
     guard lock.owner == nil else {
       record(me, "\(lock.name) try-acquire for reading fails")
       return false
@@ -76,6 +76,7 @@ extension ControlledScheduler {
     me.clock.join(lock.clock)
     SanitizerOrder.acquire(lock)
     me.locksHeld += 1
+    me.heldLocks.append(lock.address)
   }
 
   fileprivate func unlock(readerWriter address: UInt) {
@@ -89,6 +90,7 @@ extension ControlledScheduler {
     SanitizerOrder.release(lock)
     me.clock.tick(me.id)
     me.locksHeld -= 1
+    if let held = me.heldLocks.firstIndex(of: lock.address) { me.heldLocks.remove(at: held) }
     me.synchronizedInActivity = true
     record(me, "\(lock.name) release for reading")
   }
@@ -111,7 +113,7 @@ extension ControlledScheduler {
   fileprivate func signalTry(_ object: UnsafeRawPointer?, _ kind: rc_signal_kind) {
     let me = currentThread()
     let state = signalState(object, kind)
-    point(me)
+    point(me, next: .primitive(UInt(bitPattern: object)))
     // Whatever the try finds was left by the signals so far: it is ordered after them. (A
     // failed try is ordered too, which can only hide a race, never invent one.)
     me.clock.join(state.clock)
@@ -125,13 +127,15 @@ extension ControlledScheduler {
   {
     let me = currentThread()
     let state = signalState(object, kind)
-    return awaitSignal(state, me, timed: timed)
+    return awaitSignal(state, at: UInt(bitPattern: object), me, timed: timed)
   }
 
-  private func awaitSignal(_ state: SignalState, _ me: ControlledThread, timed: Bool) -> Bool {
+  private func awaitSignal(
+    _ state: SignalState, at address: UInt, _ me: ControlledThread, timed: Bool
+  ) -> Bool {
     let since = state.generation
     record(me, "\(state.name) waits")
-    point(me, waiting: .signal(state, since: since, timed: timed))
+    point(me, waiting: .signal(state, since: since, timed: timed), next: .primitive(address))
     guard state.generation > since else {
       record(me, "\(state.name) times out")
       return false
@@ -145,7 +149,7 @@ extension ControlledScheduler {
   fileprivate func signal(_ object: UnsafeRawPointer?, _ kind: rc_signal_kind) {
     let me = currentThread()
     let state = signalState(object, kind)
-    point(me)
+    point(me, next: .primitive(UInt(bitPattern: object)))
     state.generation += 1
     state.clock.join(me.clock)
     SanitizerOrder.release(state)
@@ -165,7 +169,7 @@ extension ControlledScheduler {
     let signals = signalState(condition, RC_SIGNAL_CONDITION)
     let lock = state(ofLock: mutex, kind: "lock", label: nil)
     release(lock)
-    let signaled = awaitSignal(signals, me, timed: timed)
+    let signaled = awaitSignal(signals, at: UInt(bitPattern: condition), me, timed: timed)
     acquire(lock, recursive: false)
     return signaled
   }
@@ -178,7 +182,7 @@ extension ControlledScheduler {
     let state = variable(
       at: address, kind: "property",
       label: owner.flatMap { $0.layout.property(at: Int(address - $0.start)) })
-    point(me)
+    point(me, next: modify ? .writes(address) : .reads(address))
     let step = record(me, "\(state.name) \(modify ? "modify" : "read")")
     // An actor's jobs run one at a time by the runtime's own atomics, which no hook shows:
     // its state is ordered, though no primitive the scheduler models orders it.

@@ -54,6 +54,10 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     let name: String
     let semaphore = DispatchSemaphore(value: 0)
     var wait: Wait = .none
+    /// What its next step touches, as the scheduling point it waits at says (``StepFootprint``).
+    var nextStep: StepFootprint = .unknown
+    /// The addresses of the locks it holds: any step of it may release one without a scheduling point first.
+    var heldLocks: [UInt] = []
     var finished = false
     var clock = VectorClock()
     /// The kernel's id of the thread, which a `Mutex` it holds keeps in its lock word; 0 until it starts.
@@ -110,6 +114,9 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     /// For the queue of an `async` call's task (``CallExecutor``), the name of the one column its blocks share in a trace.
     var taskColumn: String?
 
+    /// The queue's identity while the schedule runs, for what a step touches (``StepFootprint``).
+    var identity: UInt { UInt(bitPattern: ObjectIdentifier(self)) }
+
     init(_ queue: QueueIdentity) {
       name = queue.label
       isConcurrent = queue.isConcurrent
@@ -127,6 +134,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   /// A lock's or mutex's owner and released clock.
   final class LockState {
     let name: String
+    let address: UInt
     var owner: Int?
     /// How many times the owner holds it: more than once only for a recursive lock.
     var holds = 0
@@ -134,8 +142,9 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     var readers: [Int: Int] = [:]
     var clock = VectorClock()
 
-    init(name: String) {
+    init(name: String, address: UInt) {
       self.name = name
+      self.address = address
     }
   }
 
@@ -266,17 +275,18 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     root.semaphore.signal()
     done.wait()
     releaseMutexes()
-    strategyBox.strategy.endSchedule(steps: choices.count)
+    strategyBox.strategy.endSchedule(steps: choices.count, waiting: footprints())
     return true
   }
 
   /// Makes a controlled thread, parked until the strategy picks it.
   @discardableResult
   func spawn(
-    name: String, clock: VectorClock, wait: Wait, onMainThread: Bool = false,
-    body: @escaping (ControlledThread) -> Void
+    name: String, clock: VectorClock, wait: Wait, firstStep: StepFootprint = .unknown,
+    onMainThread: Bool = false, body: @escaping (ControlledThread) -> Void
   ) -> ControlledThread {
     let controlled = ControlledThread(id: threads.count, name: name)
+    controlled.nextStep = firstStep
     traceObserver?(.thread(name))
     controlled.clock = clock
     controlled.clock.tick(controlled.id)
@@ -339,8 +349,12 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   }
 
   /// A scheduling point: `me` waits for `wait`, the strategy picks a thread, and `me` returns once picked.
-  func point(_ me: ControlledThread, waiting wait: Wait = .none) {
+  ///
+  /// `next` is what `me`'s step after the point touches, up to its next point; ``StepFootprint/unknown``
+  /// where the caller cannot say, which costs a reducing search schedules but hides none.
+  func point(_ me: ControlledThread, waiting wait: Wait = .none, next: StepFootprint = .unknown) {
     me.wait = wait
+    me.nextStep = next
     poisonMutexes()
     noteGlobalMutexesHeld()
     guard choices.count < maxSteps else {
@@ -354,7 +368,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       end()
       park(me)
     }
-    let next = strategyBox.strategy.choose(enabled: enabled, running: me.id, step: choices.count)
+    let next = strategyBox.strategy.choose(schedulingPoint(enabled: enabled, running: me))
     choices.append(next)
     if next != me.id {
       threads[next].semaphore.signal()
@@ -379,9 +393,21 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       end()
       return
     }
-    let next = strategyBox.strategy.choose(enabled: enabled, running: me.id, step: choices.count)
+    let next = strategyBox.strategy.choose(schedulingPoint(enabled: enabled, running: me))
     choices.append(next)
     threads[next].semaphore.signal()
+  }
+
+  /// The point the strategy decides, with each unfinished thread's next step when it reads them.
+  private func schedulingPoint(enabled: [Int], running me: ControlledThread) -> SchedulingPoint {
+    SchedulingPoint(
+      enabled: enabled, running: me.id, step: choices.count, footprints: footprints())
+  }
+
+  /// By thread, what each unfinished thread's next step touches, or nothing when the strategy does not read it.
+  private func footprints() -> [StepFootprint?] {
+    guard strategyBox.strategy.readsFootprints else { return [] }
+    return threads.map { $0.finished ? nil : $0.nextStep.adding(primitives: $0.heldLocks) }
   }
 
   private func end() {
@@ -537,7 +563,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   /// Waits until the queue admits a `sync` block of the calling thread, which then runs it.
   func enterQueue(_ state: QueueState, barrier: Bool) {
     let me = currentThread()
-    point(me)
+    point(me, next: .primitive(state.identity))
     note(state, barrier: barrier, me)
     let item = item(state, thread: me.id, flagged: barrier)
     if let held = me.blocks.last(where: { $0.queue === state }), held.item.barrier || item.barrier {
@@ -550,7 +576,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     state.pending.append(item)
     if !state.canStart(item) {
       record(me, "queue.sync '\(state.name)' waits")
-      point(me, waiting: .admission(state, item))
+      point(me, waiting: .admission(state, item), next: .primitive(state.identity))
     }
     start(item, on: state, me)
     record(
@@ -563,7 +589,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     let me = currentThread()
     let (state, item) = me.blocks[me.blocks.count - 1]
     // Leaving the queue lets waiting blocks in: a visible effect, so other threads may run first.
-    point(me)
+    point(me, next: .blockEnds(state.identity))
     finishBlock(item, on: state, me)
     me.queuesLeft.append((state, state.starts.count))
     record(me, "queue.sync exit '\(state.name)'")
@@ -584,20 +610,21 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     afterEnd: (() -> Void)? = nil
   ) {
     let me = currentThread()
-    point(me)
+    point(me, next: .primitive(state.identity))
     note(state, barrier: barrier, me)
     let item = item(state, thread: threads.count, flagged: barrier)
     state.pending.append(item)
     let block = spawn(
       name: state.taskColumn ?? "Block \(threads.count) on '\(state.name)'", clock: me.clock,
-      wait: .admission(state, item)
+      wait: .admission(state, item), firstStep: .primitive(state.identity)
     ) { [self] block in
       start(item, on: state, block)
       block.activity += 1
       block.isBusy = true
       record(block, state.taskColumn != nil ? "job starts" : blockStep(barrier, "start", state))
       asSubject(body)
-      point(block)
+      // What runs after the block (a group's leave) touches more than its queue.
+      point(block, next: afterEnd == nil ? .blockEnds(state.identity) : .unknown)
       finishBlock(item, on: state, block)
       record(block, state.taskColumn != nil ? "job ends" : blockStep(barrier, "end", state))
       afterEnd?()
@@ -620,7 +647,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
 
   func state(ofLock address: UInt, kind: String, label: String?) -> LockState {
     if let state = locks[address] { return state }
-    let state = LockState(name: name(kind, label))
+    let state = LockState(name: name(kind, label), address: address)
     locks[address] = state
     return state
   }
@@ -640,7 +667,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   func acquire(_ state: LockState, recursive: Bool) {
     let me = currentThread()
     if state.owner == me.id, recursive {
-      point(me)
+      point(me, next: .primitive(state.address))
       state.holds += 1
       record(me, "\(state.name) acquire again (recursive)")
       return
@@ -653,7 +680,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       end()
       park(me)
     }
-    point(me, waiting: .lock(state))
+    point(me, waiting: .lock(state), next: .primitive(state.address))
     take(state, me)
     record(me, "\(state.name) acquire")
   }
@@ -661,7 +688,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   /// Takes `state` if it is free, or held by the calling thread when `recursive`; returns whether it did.
   func tryAcquire(_ state: LockState, recursive: Bool) -> Bool {
     let me = currentThread()
-    point(me)
+    point(me, next: .primitive(state.address))
     if state.owner == me.id, recursive {
       state.holds += 1
       record(me, "\(state.name) try-acquire again (recursive)")
@@ -682,6 +709,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     me.clock.join(state.clock)
     SanitizerOrder.acquire(state)
     me.locksHeld += 1
+    me.heldLocks.append(state.address)
   }
 
   func release(_ lock: AnyObject, kind: SyncObjectKind) {
@@ -702,6 +730,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     SanitizerOrder.release(state)
     me.clock.tick(me.id)
     me.locksHeld -= 1
+    me.heldLocks.removeFirst(state.address)
     me.synchronizedInActivity = true
     record(me, "\(state.name) release")
   }
@@ -748,8 +777,9 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     defer { _ = rc_interposer_set_mode(previous) }
     let me = currentThread()
     retain(object)
-    let state = variable(at: address(of: object), kind: kind.rawValue, label: label)
-    point(me)
+    let cell = address(of: object)
+    let state = variable(at: cell, kind: kind.rawValue, label: label)
+    point(me, next: access == .read ? .reads(cell) : .writes(cell))
     let value = effect()
     let verb: String
     switch access {
@@ -831,4 +861,11 @@ private func address(of object: AnyObject) -> UInt {
 struct UncheckedBox<Value>: @unchecked Sendable {
   let value: Value
   init(_ value: Value) { self.value = value }
+}
+
+extension Array where Element == UInt {
+  /// Removes the first element equal to `value`, if there is one.
+  fileprivate mutating func removeFirst(_ value: UInt) {
+    if let index = firstIndex(of: value) { remove(at: index) }
+  }
 }

@@ -60,6 +60,7 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
       case .random: strategy = RandomWalkStrategy(seed: seed)
       case .pct: strategy = PCTStrategy(seed: seed, depth: settings.depth)
       case .exhaustive: strategy = BoundedDFSStrategy(bound: settings.preemptionBound)
+      case .dpor: strategy = DPORStrategy()
       }
     }
     self.strategy = ControlledScheduler.StrategyBox(strategy)
@@ -120,8 +121,10 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
     }
     // The other columns' threads are made first, so that column k is always thread k.
     let others = scenario.columns.indices.dropFirst().map { column in
-      scheduler.spawn(name: "Thread \(column)", clock: VectorClock(), wait: .gate(gate)) {
-        [self] thread in
+      // Its first step, up to its first call, only starts it: the gate is the history's.
+      scheduler.spawn(
+        name: "Thread \(column)", clock: VectorClock(), wait: .gate(gate), firstStep: .call
+      ) { [self] thread in
         observer?.threadStarts(column)
         thread.clock.join(gate.clock)
         SanitizerOrder.acquire(gate)
@@ -145,7 +148,7 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
       }
     }
     if !others.isEmpty {
-      scheduler.point(root, waiting: .join(others.map(\.id)))
+      scheduler.point(root, waiting: .join(others.map(\.id)), next: .call)
       for other in others {
         root.clock.join(other.clock)
         SanitizerOrder.acquire(other, slot: 1)
@@ -162,7 +165,7 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
     _ state: State
   ) {
     guard state.error == nil, let subject = state.subject else { return }
-    scheduler.point(thread)
+    scheduler.point(thread, next: .call)
     let description = calls[index].description
     let line = scheduler.record(thread, description, isOperation: true)
     thread.activity += 1
@@ -187,7 +190,7 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
     }
     // Other threads may run between the call's last step and its return, as they may under
     // stress: a write just before it returns can still meet another thread's access.
-    scheduler.point(thread)
+    scheduler.point(thread, next: .callReturns)
     state.time += 1
     state.record.returnTimes[index] = state.time
     state.returned[index] = true

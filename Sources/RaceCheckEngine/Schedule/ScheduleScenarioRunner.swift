@@ -62,7 +62,10 @@ package final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>:
       if index > 0, request.deadline.hasPassed { break }
       observer?.invocationStarts(scenario: sequence, invocation: index)
       races?.invocationStarts()
-      guard let outcome = runner.run(schedule: index) else { break }
+      guard let outcome = runner.run(schedule: index) else {
+        result.exploredEverySchedule = true
+        break
+      }
       // A race the sanitizer names only by family waits for the end of the run: a later
       // schedule may show the scheduler's own account of it, which names more.
       var report = races?.takeReport()

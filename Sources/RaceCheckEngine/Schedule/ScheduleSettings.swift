@@ -14,6 +14,8 @@ public struct ScheduleSettings: Hashable, Sendable, Codable {
     case pct
     /// Every schedule with at most `preemptionBound` preemptions, depth first.
     case exhaustive
+    /// One schedule of every class of equivalent interleavings, with no preemption bound (dynamic partial-order reduction): a scenario whose classes all ran within the budget is proved.
+    case dpor
   }
 
   /// How the next thread is chosen.
@@ -49,7 +51,7 @@ public struct ScheduleSettings: Hashable, Sendable, Codable {
   /// schedules the plain budget gives two. An exhaustive search gets its whole budget every
   /// time, which is what its bound promises.
   public func schedules(forScenario index: Int) -> Int {
-    guard strategy != .exhaustive else { return schedulesPerScenario }
+    guard strategy == .random || strategy == .pct else { return schedulesPerScenario }
     return min(schedulesPerScenario, Self.firstScenarioSchedules * (index + 1))
   }
 
@@ -62,6 +64,7 @@ public struct ScheduleSettings: Hashable, Sendable, Codable {
     case .random: return "random walk"
     case .pct: return "PCT depth \(depth)"
     case .exhaustive: return "exhaustive, preemption bound \(preemptionBound)"
+    case .dpor: return "partial-order reduction"
     }
   }
 }

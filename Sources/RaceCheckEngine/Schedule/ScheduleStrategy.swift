@@ -1,13 +1,19 @@
 /// Picks the thread that runs at each scheduling point of one schedule.
 protocol ScheduleStrategy {
+  /// Whether the strategy reads what each thread's next step touches (``SchedulingPoint/footprints``); the scheduler fills them in only then.
+  var readsFootprints: Bool { get }
   /// Prepares schedule number `index`; false when there is none left to try.
   mutating func beginSchedule(_ index: Int) -> Bool
-  /// Called when a controlled thread is created, in creation order.
+  /// Called when a controlled thread is created, in creation order, during the step of the thread that made it.
   mutating func threadCreated(_ thread: Int)
-  /// The thread to run, one of `enabled` (sorted, never empty); `running` is the thread that reached the point.
-  mutating func choose(enabled: [Int], running: Int, step: Int) -> Int
-  /// Called when the schedule ends after `steps` scheduling points.
-  mutating func endSchedule(steps: Int)
+  /// The thread to run at `point`, one of its enabled threads.
+  mutating func choose(_ point: SchedulingPoint) -> Int
+  /// Called when the schedule ends after `steps` scheduling points; `waiting` holds, by thread, the next step of each thread that never ran again (a deadlock, a cut-off), nil for a finished one, when the strategy reads footprints.
+  mutating func endSchedule(steps: Int, waiting: [StepFootprint?])
+}
+
+extension ScheduleStrategy {
+  var readsFootprints: Bool { false }
 }
 
 /// Chooses uniformly among the threads that can run; schedule `index` draws from its own derived seed.
@@ -26,11 +32,11 @@ struct RandomWalkStrategy: ScheduleStrategy {
 
   mutating func threadCreated(_ thread: Int) {}
 
-  mutating func choose(enabled: [Int], running: Int, step: Int) -> Int {
-    enabled[random.below(enabled.count)]
+  mutating func choose(_ point: SchedulingPoint) -> Int {
+    point.enabled[random.below(point.enabled.count)]
   }
 
-  mutating func endSchedule(steps: Int) {}
+  mutating func endSchedule(steps: Int, waiting: [StepFootprint?]) {}
 }
 
 /// Probabilistic concurrency testing (Burckhardt et al.): the highest-priority thread runs; at `depth - 1` random steps the running thread drops to the lowest priority.
@@ -65,12 +71,12 @@ struct PCTStrategy: ScheduleStrategy {
     priorities[thread] = priority
   }
 
-  mutating func choose(enabled: [Int], running: Int, step: Int) -> Int {
-    if let lowered = changePoints[step] { priorities[running] = lowered }
-    return enabled.max { priorities[$0, default: 0] < priorities[$1, default: 0] }!
+  mutating func choose(_ point: SchedulingPoint) -> Int {
+    if let lowered = changePoints[point.step] { priorities[point.running] = lowered }
+    return point.enabled.max { priorities[$0, default: 0] < priorities[$1, default: 0] }!
   }
 
-  mutating func endSchedule(steps: Int) {
+  mutating func endSchedule(steps: Int, waiting: [StepFootprint?]) {
     expectedSteps = max(expectedSteps, steps)
   }
 }
@@ -122,7 +128,8 @@ struct BoundedDFSStrategy: ScheduleStrategy {
 
   mutating func threadCreated(_ thread: Int) {}
 
-  mutating func choose(enabled: [Int], running: Int, step: Int) -> Int {
+  mutating func choose(_ point: SchedulingPoint) -> Int {
+    let (enabled, running) = (point.enabled, point.running)
     defer { position += 1 }
     let canContinue = enabled.contains(running)
     if position < nodes.count {
@@ -140,7 +147,7 @@ struct BoundedDFSStrategy: ScheduleStrategy {
     return pick
   }
 
-  mutating func endSchedule(steps: Int) {}
+  mutating func endSchedule(steps: Int, waiting: [StepFootprint?]) {}
 }
 
 /// Replays a recorded schedule: the thread chosen at each scheduling point, in order.
@@ -157,7 +164,8 @@ struct ReplayStrategy: ScheduleStrategy {
 
   mutating func threadCreated(_ thread: Int) {}
 
-  mutating func choose(enabled: [Int], running: Int, step: Int) -> Int {
+  mutating func choose(_ point: SchedulingPoint) -> Int {
+    let (enabled, running, step) = (point.enabled, point.running, point.step)
     guard step < choices.count else {
       if divergence == nil {
         divergence =
@@ -176,7 +184,7 @@ struct ReplayStrategy: ScheduleStrategy {
     return expected
   }
 
-  mutating func endSchedule(steps: Int) {
+  mutating func endSchedule(steps: Int, waiting: [StepFootprint?]) {
     if steps < choices.count, divergence == nil {
       divergence =
         "expected \(choices.count) scheduling points, got \(steps): the code took a different path"

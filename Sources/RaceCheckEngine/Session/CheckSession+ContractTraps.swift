@@ -21,6 +21,7 @@ extension CheckSession {
       total.failures += result.failures
       total.capped = total.capped || result.capped
       total.noteUnseen(result.unseenSynchronization)
+      total.exploredEverySchedule = result.exploredEverySchedule
       total.divergence = result.divergence
       total.replayedTrace = result.replayedTrace
       guard let failure = result.failure, isContractTrap(failure, of: request.scenario) else {

@@ -102,6 +102,14 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
         if !cutByDeadline {
           report.search.scenarios += 1
           report.search.chanceOfNewResults.add(result.chanceOfNewResults)
+          // Partial-order reduction promises every interleaving: a budget that ended first did not.
+          if configuration.schedule?.strategy == .dpor {
+            if result.exploredEverySchedule {
+              report.search.exhaustedScenarios += 1
+            } else {
+              report.search.scenariosCutByScheduleBudget += 1
+            }
+          }
         }
       }
     } catch {
@@ -116,6 +124,10 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
         .contractTraps(
           scenarios: report.search.scenariosStoppedByContractTraps,
           limit: Self.contractTrapLimit))
+    } else if report.search.scenariosCutByScheduleBudget > 0 {
+      report.outcome = .inconclusive(
+        .scheduleBudget(
+          scenarios: report.search.scenariosCutByScheduleBudget, schedules: invocationBudget))
     } else if report.search.cappedScenarios > 0 {
       report.outcome = .inconclusive(
         .littleOverlap(

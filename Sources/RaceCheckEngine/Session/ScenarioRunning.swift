@@ -72,7 +72,7 @@ package struct RunResult: Codable, Sendable {
   /// The Good–Turing estimate of the chance that one more invocation would return results none of these did: how settled the scenario's exploration was.
   var chanceOfNewResults: Double = 1
   /// The invocations that failed.
-  var failures: Int = 0
+  package var failures: Int = 0
   /// Whether the run stopped at the invocation cap before it reached its overlapping invocations.
   var capped: Bool = false
   /// The invocations that ended in a trap the spec's requirements allow (``Operation/requires(_:)``), which the session excused.
@@ -83,6 +83,8 @@ package struct RunResult: Codable, Sendable {
   var failure: ObservedFailure?
   /// Schedule mode: the synchronization the code used that the scheduler could not see, which makes a pass inconclusive.
   var unseenSynchronization: [String] = []
+  /// Schedule mode: whether the strategy had no schedule left to try when the run ended, so that nothing of the scenario was left unexplored.
+  package var exploredEverySchedule = false
 
   /// Adds `names` to ``unseenSynchronization``, each once, in the order found.
   mutating func noteUnseen(_ names: [String]) {

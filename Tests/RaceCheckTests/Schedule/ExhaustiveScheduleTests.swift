@@ -1,4 +1,5 @@
 import RaceCheck
+import RaceCheckCommandLine
 import RaceCheckSync
 import Testing
 
@@ -120,6 +121,58 @@ extension RaceCheckTestSuite {
       #expect(!flag.exchange(true))
       #expect(lock.withLock { counter.compareExchange(expected: 2, desired: 3).exchanged })
       #expect(SyncQueue.global() === SyncQueue.global())
+    }
+  }
+}
+
+extension RaceCheckTestSuite {
+  /// Partial-order reduction on real code under the scheduler: the verdicts of the unbounded depth-first search, every interleaving explored, never more schedules.
+  @Suite struct ReducedScheduleTests {
+    /// Two threads of one call: small enough for the unbounded depth-first search to end.
+    static let twoByOne = Configuration.Shape(
+      threads: 2, operationsPerThread: 1, initialOperations: 0, postOperations: 1)
+
+    /// Rows of locks, barrier queues, properties and a Mutex, failing and passing.
+    @Test(arguments: [
+      "AtomicCounter", "LockedCounter", "SomeStringLocked", "SomeStringConcurrentNoBarrier",
+      "MutexCountStore", "MutexCountStoreFixed",
+    ])
+    func theReductionReachesTheVerdictsOfTheFullSearch(name: String) throws {
+      let target = try #require(scheduleTargets.first { $0.name == name })
+      let full = target.checkable.explorations(
+        shape: Self.twoByOne, scenarios: 3,
+        settings: ScheduleSettings(
+          strategy: .exhaustive, preemptionBound: 1_000, schedulesPerScenario: 20_000))
+      let reduced = target.checkable.explorations(
+        shape: Self.twoByOne, scenarios: 3,
+        settings: ScheduleSettings(strategy: .dpor, schedulesPerScenario: 20_000))
+      for (index, (all, few)) in zip(full, reduced).enumerated() {
+        #expect(all.complete && few.complete, "\(name), scenario \(index): \(all), \(few)")
+        #expect(few.schedules <= all.schedules, "\(name), scenario \(index)")
+        #expect(few.failed == all.failed, "\(name), scenario \(index): \(all) against \(few)")
+      }
+    }
+
+    @Test func aPassUnderTheReductionSaysEveryInterleavingWasExplored() throws {
+      let target = try #require(scheduleTargets.first { $0.name == "LockedCounter" })
+      var configuration = Configuration(
+        seed: 1, shape: Self.twoByOne, scenarios: 3,
+        reproDirectory: FileManagerTemporary.directory)
+      configuration.schedule = ScheduleSettings(strategy: .dpor, schedulesPerScenario: 20_000)
+      let report = target.checkable.check(configuration)
+      #expect(report.verdict == .pass, "\(report)")
+      #expect("\(report)".contains("every interleaving of each explored"), "\(report)")
+    }
+
+    @Test func aBudgetThatEndsBeforeTheInterleavingsIsNoPass() throws {
+      let target = try #require(scheduleTargets.first { $0.name == "NSSafeMutableDictionary" })
+      var configuration = Configuration(
+        seed: 1, shape: Self.twoByOne, scenarios: 2,
+        reproDirectory: FileManagerTemporary.directory)
+      configuration.schedule = ScheduleSettings(strategy: .dpor, schedulesPerScenario: 2)
+      let report = target.checkable.check(configuration)
+      #expect(report.verdict == .inconclusive, "\(report)")
+      #expect("\(report)".contains("still had interleavings to explore"), "\(report)")
     }
   }
 }
