@@ -42,7 +42,7 @@ enum ReductionBenchCommand {
     let status: ExitStatus = rows.allSatisfy(\.verdictsAgree) ? .success : .failureFound
     if parsed.flag("--json") { return context.printJSON(document, status: status) }
     var table = [["target", "scenarios", "dfs schedules", "dpor schedules", "fewer", "verdicts"]]
-    table += rows.map { row in
+    table += (rows + [document.total]).map { row in
       [
         row.target, String(row.scenarios),
         String(row.fullSchedules) + (row.fullComplete ? "" : "+"),
@@ -51,14 +51,6 @@ enum ReductionBenchCommand {
         row.verdictText,
       ]
     }
-    let total = document.total
-    table.append([
-      "all", String(rows.map(\.scenarios).reduce(0, +)),
-      String(total.fullSchedules) + (total.fullComplete ? "" : "+"),
-      String(total.reducedSchedules) + (total.reducedComplete ? "" : "+"),
-      total.ratio.map { PlainNumber.text($0) + "×" } ?? "-",
-      total.verdictText,
-    ])
     TextTable.render(table).forEach(context.print)
     context.print("")
     context.print(

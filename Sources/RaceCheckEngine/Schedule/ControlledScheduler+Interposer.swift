@@ -75,7 +75,6 @@ extension ControlledScheduler {
     lock.readers[me.id, default: 0] += 1
     me.clock.join(lock.clock)
     SanitizerOrder.acquire(lock)
-    me.locksHeld += 1
     me.heldLocks.append(lock.address)
   }
 
@@ -89,8 +88,7 @@ extension ControlledScheduler {
     lock.clock.join(me.clock)
     SanitizerOrder.release(lock)
     me.clock.tick(me.id)
-    me.locksHeld -= 1
-    if let held = me.heldLocks.firstIndex(of: lock.address) { me.heldLocks.remove(at: held) }
+    me.heldLocks.removeFirst(lock.address)
     me.synchronizedInActivity = true
     record(me, "\(lock.name) release for reading")
   }

@@ -64,7 +64,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     var systemID: UInt32 = 0
     /// The queue blocks this thread is running, innermost last.
     var blocks: [(queue: QueueState, item: QueueItem)] = []
-    var locksHeld = 0
+    /// How many locks it holds, each counted once however often it holds it.
+    var locksHeld: Int { heldLocks.count }
     /// Counts the operations or blocks this thread has started; an access belongs to the one running.
     var activity = 0
     /// Whether the running operation has already taken and released a lock or touched an atomic.
@@ -708,7 +709,6 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     state.holds = 1
     me.clock.join(state.clock)
     SanitizerOrder.acquire(state)
-    me.locksHeld += 1
     me.heldLocks.append(state.address)
   }
 
@@ -729,7 +729,6 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     state.clock = me.clock
     SanitizerOrder.release(state)
     me.clock.tick(me.id)
-    me.locksHeld -= 1
     me.heldLocks.removeFirst(state.address)
     me.synchronizedInActivity = true
     record(me, "\(state.name) release")
@@ -865,7 +864,7 @@ struct UncheckedBox<Value>: @unchecked Sendable {
 
 extension Array where Element == UInt {
   /// Removes the first element equal to `value`, if there is one.
-  fileprivate mutating func removeFirst(_ value: UInt) {
+  mutating func removeFirst(_ value: UInt) {
     if let index = firstIndex(of: value) { remove(at: index) }
   }
 }
