@@ -48,6 +48,12 @@ struct FailureHTML {
       appendHistory(history, "The calls made up to the deadlock.", to: &page)
     case .stepBound(let history):
       appendHistory(history, "The calls made up to the step bound.", to: &page)
+    case .failedExpectation(_, let failures):
+      page.append(
+        HTMLFragment.section(
+          "Failed expectations", class: "expectations-section",
+          HTMLFragment.preformatted(
+            failures.map(\.description).joined(separator: "\n"), class: "expectations")))
     case .sanitizerRace(let race, let aftermath):
       page.append(Self.raceHTML(race))
       switch aftermath {

@@ -27,14 +27,7 @@ extension HTMLReport {
     case .killedFromOutside: return "has no verdict: its child was killed from outside"
     case .internalFault: return "has no verdict: racecheck's own code crashed"
     case .specError: return "has a broken spec"
-    case .failed(let failure):
-      if let crash = failure.crash { return crash.outcome }
-      switch failure.kind {
-      case .dataRace: return "has a data race"
-      case .deadlock: return "deadlocks"
-      case .stepBound: return "does not finish: a schedule ran past its step bound"
-      default: return "is not linearizable"
-      }
+    case .failed(let failure): return failure.headline
     }
   }
 

@@ -99,6 +99,8 @@ public struct Configuration: Hashable, Sendable, Codable {
   /// `check(_:)` and ``CommandLineDriver`` set it; repro files record it, which names them
   /// apart and lets `racecheck replay` say how to run a test's check again.
   public var origin: Origin?
+  /// Whether the check explores a body (``Exploration``) rather than a spec's scenarios; set by ``exploringABody``.
+  package var exploresABody = false
 
   /// Creates a configuration; every parameter has a default.
   public init(
@@ -143,7 +145,8 @@ public struct Configuration: Hashable, Sendable, Codable {
 extension Configuration {
   private enum CodingKeys: String, CodingKey {
     case seed, shape, scenarios, invocations, firstScenario, timeLimit, minimizes, shrinkTimeLimit,
-      reproDirectory, isolated, hangTimeout, requiresConclusiveVerdict, schedule, shard, origin
+      reproDirectory, isolated, hangTimeout, requiresConclusiveVerdict, schedule, shard, origin,
+      exploresABody
   }
 
   /// Encodes a configuration, with times in seconds as repro files have always written them.
@@ -166,6 +169,7 @@ extension Configuration {
     try container.encodeIfPresent(schedule, forKey: .schedule)
     try container.encodeIfPresent(shard, forKey: .shard)
     try container.encodeIfPresent(origin, forKey: .origin)
+    if exploresABody { try container.encode(exploresABody, forKey: .exploresABody) }
   }
 
   /// Decodes a configuration; a key that is missing, as in files written before it existed, keeps its default.
@@ -195,6 +199,7 @@ extension Configuration {
       try container.decodeIfPresent(ScheduleSettings.self, forKey: .schedule) ?? defaults.schedule
     shard = try container.decodeIfPresent(Shard.self, forKey: .shard)
     origin = try container.decodeIfPresent(Origin.self, forKey: .origin)
+    exploresABody = try container.decodeIfPresent(Bool.self, forKey: .exploresABody) ?? false
   }
 }
 

@@ -7,6 +7,7 @@ extension Spec: Checkable {
     _ configuration: Configuration, worker: WorkerCommand?, interruption: Interruption?,
     progress: ProgressSink?
   ) -> CheckSession<Subject, Model> {
+    let configuration = isExploration ? configuration.exploringABody : configuration
     let runner: any ScenarioRunning =
       if let worker, configuration.isolated {
         IsolatedRunner(

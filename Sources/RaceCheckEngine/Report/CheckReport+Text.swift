@@ -14,6 +14,12 @@ extension CheckReport: CustomStringConvertible {
     }
     switch outcome {
     case .passed:
+      if configuration.exploresABody, search.exhaustedScenarios > 0 {
+        return
+          "racecheck: \(target) passed (exhaustive): every interleaving of this body explored, "
+          + "\(search.invocations) schedules (seed \(Configuration.formatSeed(seed)), "
+          + "\(Self.formatDuration(elapsed)))"
+      }
       return "racecheck: \(target) passed: \(searchDescription), no failure "
         + "(seed \(Configuration.formatSeed(seed)), \(Self.formatDuration(elapsed)))"
     case .inconclusive(let reason):
@@ -63,6 +69,10 @@ extension CheckReport: CustomStringConvertible {
         : "every interleaving of \(search.exhaustedScenarios) explored"
       return "\(scenarios) (\(every)), \(search.invocations) schedules, "
         + "\(search.distinctOutcomes) distinct outcomes\(traps)"
+    }
+    if configuration.exploresABody {
+      return
+        "\(search.invocations) schedules of the body (\(configuration.schedule?.summary ?? "random walk"))"
     }
     if configuration.schedule != nil {
       return "\(scenarios), \(search.invocations) schedules, "

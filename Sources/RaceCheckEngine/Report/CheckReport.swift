@@ -104,6 +104,8 @@ public struct FailureReport: Sendable, Codable {
     case deadlock
     /// Schedule mode: a schedule ran past its step bound, as a spin loop or livelock does.
     case stepBound = "step-bound"
+    /// An explored body: an expectation failed, or the body threw.
+    case failedExpectation = "failed-expectation"
   }
 
   /// What the minimized failure showed.
@@ -143,9 +145,22 @@ public struct FailureReport: Sendable, Codable {
   public var scheduleIndex: Int?
   /// Schedule mode: what the scheduler noticed besides the failure, such as a barrier on a serial queue.
   public var findings: [Diagnosis]?
+  /// Schedule mode: the preemptions of the failing schedule first found, when the one reported was shrunk to fewer.
+  public var preemptionsBeforeShrinking: Int? = nil
 
   /// How the subject failed.
   public var kind: Kind { evidence.kind }
+  /// How it failed, as a report's first line says it after the target's name: `is not linearizable`.
+  package var headline: String {
+    if let crash { return crash.outcome }
+    switch kind {
+    case .dataRace: return "has a data race"
+    case .deadlock: return "deadlocks"
+    case .stepBound: return "does not finish: a schedule ran past its step bound"
+    case .failedExpectation: return "fails an expectation"
+    case .nonLinearizable, .crash, .hang, .exit: return "is not linearizable"
+    }
+  }
   /// A failing history of `scenario`; empty for a death, which has none.
   package var history: History { evidence.history ?? History(operations: []) }
   /// What was seen of a crash, a hang or an early exit; nil for a failure with a history.

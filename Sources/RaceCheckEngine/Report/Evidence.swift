@@ -15,6 +15,8 @@ package enum Evidence: Sendable, Codable {
   case stepBound(History)
   /// The code under test crashed, hung, or ended its isolated child without a word.
   case death(CrashEvidence)
+  /// An explored body: expectations failed, or the body threw, in the schedule that ran.
+  case failedExpectation(History, [ExpectationFailure])
 
   /// How the subject failed, as reports and repro files name it.
   package var kind: FailureReport.Kind {
@@ -23,6 +25,7 @@ package enum Evidence: Sendable, Codable {
     case .dataRace, .sanitizerRace: .dataRace
     case .deadlock: .deadlock
     case .stepBound: .stepBound
+    case .failedExpectation: .failedExpectation
     case .death(let crash):
       switch crash.kind {
       case .crash: .crash
@@ -36,7 +39,7 @@ package enum Evidence: Sendable, Codable {
   package var history: History? {
     switch self {
     case .nonLinearizable(let history, _), .dataRace(let history), .deadlock(let history),
-      .stepBound(let history):
+      .stepBound(let history), .failedExpectation(let history, _):
       history
     case .sanitizerRace(_, .finished(let history)): history
     case .death, .sanitizerRace(_, .died): nil
@@ -52,6 +55,12 @@ package enum Evidence: Sendable, Codable {
   /// Thread Sanitizer's report of the race, for a race it saw.
   package var sanitizerRace: SanitizerRace? {
     if case .sanitizerRace(let race, _) = self { return race }
+    return nil
+  }
+
+  /// The expectations that failed, for an explored body whose schedule failed them.
+  package var failedExpectations: [ExpectationFailure]? {
+    if case .failedExpectation(_, let failures) = self { return failures }
     return nil
   }
 

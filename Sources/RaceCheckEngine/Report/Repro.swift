@@ -81,7 +81,7 @@ package struct Repro: Hashable, Sendable, Codable {
     switch failure {
     case .crash, .hang, .exit: true
     // Schedule mode's failures are reports of the scheduler, in this process.
-    case .nonLinearizable, .dataRace, .deadlock, .stepBound, nil: false
+    case .nonLinearizable, .dataRace, .deadlock, .stepBound, .failedExpectation, nil: false
     }
   }
 

@@ -202,6 +202,10 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   private(set) var threads: [ControlledThread] = []
   private(set) var steps: [InterleavingTrace.Step] = []
   private(set) var choices: [Int] = []
+  /// The positions in ``choices`` where another thread was chosen although the running one could go on.
+  private(set) var preemptionSteps: [Int] = []
+  /// The step of the first expectation of an explored body that failed, if one did.
+  private var firstFailedExpectationStep: Int?
   private(set) var race: DataRace?
   private(set) var deadlock: Deadlock?
   private(set) var findings: [Finding] = []
@@ -235,6 +239,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   /// The `async` calls' tasks seen so far, which numbers their columns.
   private var taskCount = 0
   private var ended = false
+  /// Runs each controlled thread's work, when set: an exploration collects the expectations that fail on its threads.
+  var runsEachThread: ((() -> Void) -> Void)?
   /// Told of every change to the trace as it happens, before the step's effect: a child streams them to its parent.
   var traceObserver: ((InterleavingTrace.Event) -> Void)?
 
@@ -301,6 +307,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     let hooks = interposerHooks
     let placement = placement
     let start = UncheckedBox(body)
+    let wrapper = runsEachThread
     let run = { [self] in
       let body = start.value
       // The kernel keeps 15 bytes of a name, and a crash report shows that name.
@@ -316,7 +323,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       controlled.semaphore.wait()
       SanitizerOrder.acquire(controlled)
       controlled.wait = .none
-      body(controlled)
+      if let wrapper { wrapper { body(controlled) } } else { body(controlled) }
       finish(controlled)
       // Thread Sanitizer, which hides the scheduler's code, wants a thread to end seen.
       _ = rc_interposer_set_mode(RC_MODE_UNCONTROLLED)
@@ -369,8 +376,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       end()
       park(me)
     }
-    let next = strategyBox.strategy.choose(schedulingPoint(enabled: enabled, running: me))
-    choices.append(next)
+    let next = decide(enabled: enabled, running: me)
     if next != me.id {
       threads[next].semaphore.signal()
       me.semaphore.wait()
@@ -394,9 +400,16 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       end()
       return
     }
-    let next = strategyBox.strategy.choose(schedulingPoint(enabled: enabled, running: me))
-    choices.append(next)
+    let next = decide(enabled: enabled, running: me)
     threads[next].semaphore.signal()
+  }
+
+  /// Asks the strategy which of `enabled` runs next and records the choice, noting a preemption when `me` could have gone on.
+  private func decide(enabled: [Int], running me: ControlledThread) -> Int {
+    let next = strategyBox.strategy.choose(schedulingPoint(enabled: enabled, running: me))
+    if next != me.id, enabled.contains(me.id) { preemptionSteps.append(choices.count) }
+    choices.append(next)
+    return next
   }
 
   /// The point the strategy decides, with each unfinished thread's next step when it reads them.
@@ -481,8 +494,26 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     traceObserver?(.amend(index: index, text: text))
   }
 
+  /// Marks, on the controlled thread that failed it, an expectation of an explored body that failed.
+  ///
+  /// The schedule has failed there: the trace ends with that step. What the test framework
+  /// does to record the failure takes locks of its own, which are steps of no interest.
+  func noteFailedExpectation(_ failure: ExpectationFailure) {
+    guard controlsCurrentThread() else { return }
+    let firstLine = failure.message.split(separator: "\n").first.map(String.init) ?? ""
+    let index = record(currentThread(), "✗ " + firstLine)
+    if firstFailedExpectationStep == nil { firstFailedExpectationStep = index }
+  }
+
   var trace: InterleavingTrace {
-    InterleavingTrace(threadNames: threads.map(\.name), steps: steps, schedule: choices)
+    var trace = InterleavingTrace(
+      threadNames: threads.map(\.name), steps: steps, schedule: choices,
+      preemptionSteps: preemptionSteps)
+    if let last = firstFailedExpectationStep {
+      trace.steps = Array(steps[...last])
+      trace.stepsAfterTheFailure = steps.count - last - 1
+    }
+    return trace
   }
 
   func name(_ kind: String, _ label: String?) -> String {

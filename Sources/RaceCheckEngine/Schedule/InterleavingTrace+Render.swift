@@ -41,6 +41,9 @@ extension InterleavingTrace {
       "| " + widths.map { String(repeating: "-", count: $0) }.joined(separator: " | ") + " |")
     lines += rows.map(line)
     if steps.count > maxSteps { lines.append("… \(steps.count - maxSteps) more steps") }
+    if let after = stepsAfterTheFailure, after > 0 {
+      lines.append("… then \(after) steps after the failed expectation, not shown")
+    }
     return lines.joined(separator: "\n")
   }
 }

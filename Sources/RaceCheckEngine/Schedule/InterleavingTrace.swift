@@ -16,6 +16,14 @@ package struct InterleavingTrace: Hashable, Sendable, Codable {
   package var steps: [Step]
   /// The thread chosen at each scheduling point: the schedule, which replays the trace exactly.
   package var schedule: [Int]
+  /// The positions in ``schedule`` where another thread was chosen although the running one could go on: the schedule's preemptions.
+  package var preemptionSteps: [Int]?
+
+  /// The steps the schedule ran after an explored body's first failed expectation, which the trace leaves out.
+  package var stepsAfterTheFailure: Int?
+
+  /// The number of preemptions, or nil for a trace that did not count them.
+  package var preemptions: Int? { preemptionSteps?.count }
 
   /// The number of times the running thread changed.
   package var switches: Int {

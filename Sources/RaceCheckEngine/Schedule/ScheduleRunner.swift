@@ -20,6 +20,8 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
     var findings: [Finding]
     var readsAfterLeaving: [ControlledScheduler.ReadAfterLeaving]
     var error: (call: Int, error: any Error)?
+    /// The expectations that failed on the schedule's threads, for an exploration's body (``Spec/isExploration``).
+    var failedExpectations: [ExpectationFailure]
     /// What the code synchronized through that the scheduler could not see (``ControlledScheduler/unseenSynchronization``).
     var unseenSynchronization: [String]
     /// The name of the stored property or cell at an address the schedule accessed, if it has one.
@@ -41,17 +43,11 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
   /// Whether a schedule ended with thread 0 parked on the main thread, which then never runs again.
   private(set) var parkedTheMainThread = false
 
-  init(
+  convenience init(
     spec: Spec<Subject, Model>, scenario: PreparedScenario<Subject, Model>,
     settings: ScheduleSettings, seed: UInt64, replaying choices: [Int]? = nil,
     observer: (any RunObserver)? = nil
   ) {
-    self.observer = observer
-    self.spec = spec
-    self.scenario = scenario
-    self.settings = settings
-    voidOperations = spec.voidOperations
-    calls = scenario.scenario.allCalls
     let strategy: any ScheduleStrategy
     if let choices {
       strategy = ReplayStrategy(choices: choices)
@@ -63,6 +59,21 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
       case .dpor: strategy = DPORStrategy()
       }
     }
+    self.init(
+      spec: spec, scenario: scenario, settings: settings, strategy: strategy, observer: observer)
+  }
+
+  /// Creates a runner whose schedules `strategy` chooses.
+  init(
+    spec: Spec<Subject, Model>, scenario: PreparedScenario<Subject, Model>,
+    settings: ScheduleSettings, strategy: any ScheduleStrategy, observer: (any RunObserver)? = nil
+  ) {
+    self.observer = observer
+    self.spec = spec
+    self.scenario = scenario
+    self.settings = settings
+    voidOperations = spec.voidOperations
+    calls = scenario.scenario.allCalls
     self.strategy = ControlledScheduler.StrategyBox(strategy)
   }
 
@@ -82,16 +93,29 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
       scheduler.traceObserver = { observer.traced($0) }
     }
     let state = State(capacity: calls.count)
-    let ran = scheduler.runSchedule(index, rootOnMainThread: rootOnMainThread) { [self] root in
-      runThreadZero(root, scheduler: scheduler, state: state)
+    let expectations =
+      spec.isExploration
+      ? ExpectationLog { [scheduler = UncheckedBox(scheduler)] failure in
+        scheduler.value.noteFailedExpectation(failure)
+      } : nil
+    if let expectations {
+      scheduler.runsEachThread = { work in expectations.capturing(work) }
     }
+    var ran = false
+    let runSchedule = { [self] in
+      ran = scheduler.runSchedule(index, rootOnMainThread: rootOnMainThread) { [self] root in
+        runThreadZero(root, scheduler: scheduler, state: state)
+      }
+    }
+    if let expectations { expectations.listening(during: runSchedule) } else { runSchedule() }
     guard ran else { return nil }
     if rootOnMainThread, scheduler.threads.first?.finished == false { parkedTheMainThread = true }
     return Outcome(
       index: index, record: state.record, returned: state.returned, trace: scheduler.trace,
       race: scheduler.race, deadlock: scheduler.deadlock, cutOff: scheduler.cutOff,
       findings: scheduler.findings, readsAfterLeaving: scheduler.readsAfterLeaving,
-      error: state.error, unseenSynchronization: scheduler.unseenSynchronization,
+      error: state.error, failedExpectations: expectations?.recorded ?? [],
+      unseenSynchronization: scheduler.unseenSynchronization,
       nameOfCell: { [scheduler] in scheduler.variables[$0]?.name })
   }
 

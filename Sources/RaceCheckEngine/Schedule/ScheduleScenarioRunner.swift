@@ -1,4 +1,5 @@
 import CRaceCheckInterposer
+import Testing
 
 /// Runs scenarios in schedule mode: each request explores schedules of one scenario under the controlled scheduler.
 ///
@@ -77,7 +78,7 @@ package final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>:
       result.overlappingInvocations += 1
       result.noteUnseen(outcome.unseenSynchronization)
       if request.replaying != nil { result.replayedTrace = outcome.trace }
-      if let (call, error) = outcome.error {
+      if let (call, error) = outcome.error, !spec.isExploration {
         throw .operationThrew(
           SpecError(
             message: "operation \(request.scenario.allCalls[call]) threw \(error)",
@@ -90,6 +91,20 @@ package final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>:
         if result.failure == nil { result.failure = failure }
         if request.untilFirstFailure { break }
       }
+    }
+    // Not for a spec that runs thread 0 on the main thread: a candidate that deadlocks would
+    // park it, and the search's next schedules need it.
+    if request.fewerPreemptions, !spec.usesMainThread, let found = result.failure {
+      var shrunk = withFewestPreemptions(
+        found, scenario: request.scenario,
+        makeRunner: { [spec, settings] strategy in
+          ScheduleRunner(spec: spec, scenario: prepared, settings: settings, strategy: strategy)
+        }, checker: checker, deadline: request.deadline)
+      let before = found.schedule?.trace?.preemptions
+      if before != shrunk.schedule?.trace?.preemptions {
+        shrunk.schedule?.preemptionsBeforeShrinking = before
+      }
+      result.failure = shrunk
     }
     if result.failure == nil, let (report, history, outcome) = unnamedRace {
       let (evidence, diagnosis) = sanitizerFailure(
@@ -105,7 +120,7 @@ package final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>:
   }
 
   /// The failure `outcome` shows, or nil when it has a linearization; `report` is Thread Sanitizer's specific one of the same schedule.
-  private func failure(
+  func failure(
     of outcome: ScheduleRunner<Subject, Model>.Outcome, report: rc_race_record?,
     scenario: Scenario, runner: ScheduleRunner<Subject, Model>, checker: OutcomeChecker<Model>
   ) -> ObservedFailure? {
@@ -124,6 +139,19 @@ package final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>:
     } else if let race = outcome.race {
       evidence = .dataRace(history)
       diagnosis = race.diagnosis
+    } else if spec.isExploration {
+      // A body has no results to linearize: its own expectations judge the schedule.
+      var failures = outcome.failedExpectations
+      if let (_, error) = outcome.error, !(error is ExpectationFailedError) {
+        failures.append(ExpectationFailure(message: "the body threw \(error)", location: nil))
+      }
+      guard !failures.isEmpty else { return nil }
+      evidence = .failedExpectation(history, failures)
+      diagnosis = Diagnosis(
+        .unclassified,
+        evidence: failures.count == 1
+          ? "an expectation failed in this schedule: \(failures[0])"
+          : "\(failures.count) expectations failed in this schedule, first: \(failures[0])")
     } else if let report {
       // A race on state the scheduler does not see, which the sanitizer does.
       (evidence, diagnosis) = sanitizerFailure(

@@ -12,12 +12,17 @@ extension CheckSession {
     var shrinkingCutShort = false
     var timeToShrink: Duration?
     if configuration.minimizes {
-      // Measuring the failure's rate is part of shrinking: it sizes the candidates' runs.
       let shrinkingStarted = MonotonicInstant.now()
-      let perFailure = invocationsPerFailure(of: failure, of: scenario, index: index)
-      let shrunk = shrink(failure, of: scenario, index: index, invocationsPerFailure: perFailure)
-      minimized = (shrunk.scenario, shrunk.failure, shrunk.steps)
-      shrinkingCutShort = shrunk.cutShort
+      // An explored body is one call: there is no smaller scenario, only a simpler schedule.
+      if !configuration.exploresABody {
+        // Measuring the failure's rate is part of shrinking: it sizes the candidates' runs.
+        let perFailure = invocationsPerFailure(of: failure, of: scenario, index: index)
+        let shrunk = shrink(failure, of: scenario, index: index, invocationsPerFailure: perFailure)
+        minimized = (shrunk.scenario, shrunk.failure, shrunk.steps)
+        shrinkingCutShort = shrunk.cutShort
+      }
+      minimized.failure = withFewestPreemptions(
+        minimized.failure, of: minimized.scenario, index: index)
       timeToShrink = shrinkingStarted.elapsed
     }
     let recount = recount(minimized.failure, of: minimized.scenario, index: index)
@@ -46,6 +51,7 @@ extension CheckSession {
       repro: .notWritten("not yet written"), trace: diagnosed.failure.schedule?.trace,
       scheduleIndex: diagnosed.failure.schedule?.index,
       findings: findings.isEmpty ? nil : findings)
+    report.preemptionsBeforeShrinking = diagnosed.failure.schedule?.preemptionsBeforeShrinking
     report.timeToShrink = timeToShrink
     report.repro = writeRepro(report)
     return Explained(report: report, interruptedBy: interruption?.signal)
@@ -94,6 +100,27 @@ extension CheckSession {
     // invocations there are.
     guard failures > 0 else { return 8 * budget / 5 }
     return (invocations + failures - 1) / failures
+  }
+
+  /// Schedule mode: `failure`'s schedule replayed, then shrunk to the one with the fewest preemptions that fails alike, so that its interleaving reads as a short story.
+  ///
+  /// A crash is left as it is: each of its candidates would cost a fresh child.
+  private func withFewestPreemptions(_ failure: ObservedFailure, of scenario: Scenario, index: Int)
+    -> ObservedFailure
+  {
+    guard configuration.schedule != nil, failure.evidence.crash == nil,
+      let trace = failure.schedule?.trace, (trace.preemptions ?? 0) > 0
+    else { return failure }
+    var replay = request(scenario, index: index, invocations: 1, deadline: shrinkDeadline)
+    replay.replaying = trace.schedule
+    replay.fewerPreemptions = true
+    guard var shrunk = (try? run(replay))?.failure,
+      shrunk.evidence.kind == failure.evidence.kind,
+      shrunk.diagnosis?.pattern == failure.diagnosis?.pattern
+    else { return failure }
+    // The schedule the search found it in, which its replay line starts from.
+    shrunk.schedule?.index = failure.schedule?.index ?? 0
+    return shrunk
   }
 
   /// How long a shrinking candidate may make no progress before it counts as a hang.

@@ -1,7 +1,7 @@
 extension RunRequest: Codable {
   private enum CodingKeys: String, CodingKey {
     case scenario, seed, invocations, untilFirstFailure, deadline, replaying, tracedSchedule,
-      freshProcess, hangTimeout, asyncProbe
+      freshProcess, hangTimeout, asyncProbe, fewerPreemptions
   }
 
   /// Encodes the request as the parent sends it to an isolated child.
@@ -20,6 +20,7 @@ extension RunRequest: Codable {
     try container.encode(freshProcess, forKey: .freshProcess)
     try container.encodeIfPresent(hangTimeout?.seconds, forKey: .hangTimeout)
     try container.encodeIfPresent(asyncProbe, forKey: .asyncProbe)
+    if fewerPreemptions { try container.encode(fewerPreemptions, forKey: .fewerPreemptions) }
   }
 
   /// Decodes a request as an isolated child reads it.
@@ -38,5 +39,7 @@ extension RunRequest: Codable {
     hangTimeout = try container.decodeIfPresent(Double.self, forKey: .hangTimeout)
       .map(Duration.init(secondsOrZero:))
     asyncProbe = try container.decodeIfPresent(AsyncProbe.self, forKey: .asyncProbe)
+    fewerPreemptions =
+      try container.decodeIfPresent(Bool.self, forKey: .fewerPreemptions) ?? false
   }
 }

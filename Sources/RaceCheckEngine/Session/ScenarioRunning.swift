@@ -41,6 +41,8 @@ package struct RunRequest: Sendable, Hashable {
   var hangTimeout: Duration? = nil
   /// Whether to record the hops of `async` calls, and which operation to run alone.
   var asyncProbe: AsyncProbe? = nil
+  /// Schedule mode, replaying a failing schedule: whether to look then for schedules that fail alike with fewer preemptions, and report the one with the fewest.
+  var fewerPreemptions = false
 
   /// Creates a request; what the command line and the benchmarks ask for sets only the first five.
   package init(
@@ -150,6 +152,8 @@ struct ScheduleObservation: Codable, Sendable {
   var findings: [Diagnosis]
   /// The reads that went on after their call left a queue, while another call's block entered it.
   var escapedReads: [EscapedRead] = []
+  /// The preemptions of the schedule first found, when the one observed was shrunk from it to fewer.
+  var preemptionsBeforeShrinking: Int? = nil
 }
 
 /// Why a runner could not answer a request.

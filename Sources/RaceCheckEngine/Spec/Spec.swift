@@ -28,6 +28,9 @@ public struct Spec<Subject, Model: Hashable & Sendable>: Sendable {
   /// ``Operation/onMainThread()`` sets it by itself.
   public var runsThreadZeroOnMainThread = false
 
+  /// Whether the spec is an ``Exploration``'s: its one operation is a body whose expectations, not a model, decide a schedule.
+  package var isExploration = false
+
   /// Creates a spec from a name, a factory, an initial model state and a list of operations.
   public init(
     _ name: String,
