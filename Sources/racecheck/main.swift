@@ -35,5 +35,6 @@ benchmarks.reductionTargets = (Catalogue.fixtures + Catalogue.isolatedFixtures)
   .filter { !Catalogue.rowsCrashingInScheduleMode.contains($0.row) }.map(\.target.name)
 
 CommandLineDriver.main(
-  targets: Catalogue.withModeExpectations(Catalogue.targets + Catalogue.isolatedTargets),
+  targets: Catalogue.withModeExpectations(Catalogue.targets + Catalogue.isolatedTargets)
+    + Catalogue.explorationTargets,
   benchmarks: benchmarks)

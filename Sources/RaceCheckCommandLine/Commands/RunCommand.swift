@@ -77,7 +77,11 @@ enum RunCommand {
     -> ExitStatus
   {
     let target = try context.target(named: parsed.positionals[0])
-    var configuration = try configuration(from: parsed)
+    if parsed.command.name == ExploreCommand.spec.name, !target.isExploration {
+      throw .notAnExploration(target.name)
+    }
+    var configuration = try configuration(
+      from: parsed, exploring: target.isExploration ? target.name : nil)
     configuration.origin = .program(context.programName)
     let interruption = Interruption.watch()
     let statusLine = context.statusLine(for: parsed)
@@ -87,7 +91,7 @@ enum RunCommand {
     interruption.stop()
     report.replayCommand = replayCommand(of: report, programName: context.programName)
     var status = ExitStatus.of(report)
-    if let path = parsed.value("--history") {
+    if let path = parsed.valueIfOffered("--history") {
       writeHistory(of: report, target: target, to: path, context)
     }
     if let path = parsed.value("--junit") {
@@ -146,10 +150,23 @@ enum RunCommand {
     }
   }
 
-  /// The configuration the options describe, each value checked for range.
-  static func configuration(from parsed: ParsedArguments) throws(UsageError) -> Configuration {
+  /// The configuration the options describe, each value checked for range; `exploring` names a body to explore, which runs in schedule mode.
+  static func configuration(from parsed: ParsedArguments, exploring: String? = nil)
+    throws(UsageError) -> Configuration
+  {
     var configuration = Configuration()
     configuration.seed = try parsed.seed("--seed")
+    configuration.timeLimit = try parsed.duration("--time")
+    configuration.minimizes = !parsed.flag("--no-minimize")
+    configuration.shrinkTimeLimit =
+      try parsed.duration("--shrink-time") ?? defaults.shrinkTimeLimit
+    configuration.reproDirectory = parsed.value("--repro-dir")
+    configuration.isolated = !parsed.flag("--no-isolation")
+    configuration.hangTimeout = try parsed.duration("--hang-timeout") ?? defaults.hangTimeout
+    configuration.schedule = try ScheduleOptions.settings(from: parsed, exploring: exploring)
+    configuration.shard = try parsed.shard("--shard")
+    // A body to explore is one scenario of one call: `explore` has no options for more.
+    guard parsed.command.name == spec.name else { return configuration }
     configuration.shape.threads =
       try parsed.integer("--threads", atLeast: 1, atMost: Configuration.Shape.maximumThreads)
       ?? defaults.shape.threads
@@ -163,15 +180,6 @@ enum RunCommand {
     configuration.invocations =
       try parsed.integer("--invocations", atLeast: 1) ?? defaults.invocations
     configuration.firstScenario = try parsed.integer("--first-scenario", atLeast: 0) ?? 0
-    configuration.timeLimit = try parsed.duration("--time")
-    configuration.minimizes = !parsed.flag("--no-minimize")
-    configuration.shrinkTimeLimit =
-      try parsed.duration("--shrink-time") ?? defaults.shrinkTimeLimit
-    configuration.reproDirectory = parsed.value("--repro-dir")
-    configuration.isolated = !parsed.flag("--no-isolation")
-    configuration.hangTimeout = try parsed.duration("--hang-timeout") ?? defaults.hangTimeout
-    configuration.schedule = try ScheduleOptions.settings(from: parsed)
-    configuration.shard = try parsed.shard("--shard")
     return configuration
   }
 
@@ -189,9 +197,12 @@ enum RunCommand {
   static func replayCommand(
     programName: String, target: String, seed: UInt64, configuration: Configuration
   ) -> String {
-    var words = [programName, "run", target, "--seed", Configuration.formatSeed(seed)]
+    // A body to explore is one scenario of one call: no shape, no scenarios, no stress budget.
+    let exploring = configuration.exploresABody
+    let command = exploring ? ExploreCommand.spec.name : spec.name
+    var words = [programName, command, target, "--seed", Configuration.formatSeed(seed)]
     func add(_ option: String, _ value: Int, _ defaultValue: Int) {
-      if value != defaultValue { words += [option, String(value)] }
+      if value != defaultValue, !exploring { words += [option, String(value)] }
     }
     add("--threads", configuration.shape.threads, defaults.shape.threads)
     add("--ops", configuration.shape.operationsPerThread, defaults.shape.operationsPerThread)
@@ -212,7 +223,7 @@ enum RunCommand {
     if configuration.hangTimeout != defaults.hangTimeout {
       words += ["--hang-timeout", PlainNumber.text(configuration.hangTimeout)]
     }
-    words += ScheduleOptions.words(configuration.schedule)
+    words += ScheduleOptions.words(configuration.schedule, exploring: exploring)
     if let shard = configuration.shard { words += ["--shard", shard.description] }
     return words.map(ShellWord.quoted).joined(separator: " ")
   }

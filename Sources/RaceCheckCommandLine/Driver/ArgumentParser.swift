@@ -24,6 +24,11 @@ package struct ParsedArguments: Sendable {
   func flag(_ name: String) -> Bool {
     value(name) != nil
   }
+
+  /// The value given for `name`, or nil when it was not given or the command has no such option: for code that commands with different tables share (`run` and `explore`).
+  func valueIfOffered(_ name: String) -> String? {
+    command.option(named: name) == nil ? nil : value(name)
+  }
 }
 
 /// Parses one command's arguments against its table, by hand, as the toolchain's own tools do.

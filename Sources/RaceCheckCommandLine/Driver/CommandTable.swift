@@ -5,6 +5,7 @@ extension CommandLineDriver {
   package static let commands: [CommandSpec] = [
     ListCommand.spec,
     RunCommand.spec,
+    ExploreCommand.spec,
     ReplayCommand.spec,
     CheckCommand.spec,
     DemoCommand.spec,

@@ -23,18 +23,23 @@ enum ScheduleOptions {
     ),
   ]
 
-  /// The schedule settings the options describe, or nil for stress mode.
-  static func settings(from parsed: ParsedArguments) throws(UsageError) -> ScheduleSettings? {
-    let mode = parsed.value("--mode") ?? "stress"
+  /// The schedule settings the options describe, or nil for stress mode; `exploring` names a body to explore, which runs in schedule mode whatever `--mode` says.
+  static func settings(from parsed: ParsedArguments, exploring: String? = nil) throws(UsageError)
+    -> ScheduleSettings?
+  {
+    let mode = parsed.valueIfOffered("--mode") ?? (exploring == nil ? "stress" : "schedule")
     guard mode == "schedule" else {
       guard mode == "stress" else {
         throw .invalidValue(
           option: "--mode", value: mode, expected: "stress or schedule",
           command: parsed.command.name)
       }
+      if let exploring {
+        throw .explorationInStressMode(exploring, command: parsed.command.name)
+      }
       return nil
     }
-    var settings = ScheduleSettings()
+    var settings = exploring == nil ? ScheduleSettings() : .exploration
     if let text = parsed.value("--strategy") {
       guard let strategy = ScheduleSettings.Strategy(rawValue: text) else {
         throw .invalidValue(
@@ -51,11 +56,11 @@ enum ScheduleOptions {
     return settings
   }
 
-  /// The words that select `settings` again on a replay command line; the defaults are left out.
-  static func words(_ settings: ScheduleSettings?) -> [String] {
+  /// The words that select `settings` again on a replay command line; the defaults are left out, and for a body to explore (`exploring`) the mode too.
+  static func words(_ settings: ScheduleSettings?, exploring: Bool = false) -> [String] {
     guard let settings else { return [] }
-    let defaults = ScheduleSettings()
-    var words = ["--mode", "schedule"]
+    let defaults = exploring ? ScheduleSettings.exploration : ScheduleSettings()
+    var words = exploring ? [] : ["--mode", "schedule"]
     if settings.strategy != defaults.strategy {
       words += ["--strategy", settings.strategy.rawValue]
     }

@@ -24,6 +24,10 @@ package enum UsageError: Error, Hashable, Sendable, CustomStringConvertible {
   case unexpectedArgument(String, command: String?)
   /// A target the program does not have.
   case unknownTarget(String, known: [String], suggestion: String?)
+  /// `explore` of a target that is a spec, not a body to explore.
+  case notAnExploration(String)
+  /// `--mode stress` for a body to explore, which runs only under the scheduler.
+  case explorationInStressMode(String, command: String)
   /// `bench` in a program that was given no benchmark plan.
   case noBenchmarkPlan
   /// `demo` in a program none of whose targets has an expected verdict to compare with.
@@ -55,6 +59,11 @@ package enum UsageError: Error, Hashable, Sendable, CustomStringConvertible {
         known.isEmpty
         ? "this program has no targets" : "the targets are " + known.joined(separator: ", ")
       return "unknown target '\(name)'" + Self.didYouMean(suggestion) + "; " + list
+    case .notAnExploration(let name):
+      return "'\(name)' is a spec, not a body to explore: check it with 'run'"
+    case .explorationInStressMode(let name, let command):
+      return "'\(name)' is a body to explore, which '\(command)' runs only in schedule mode: "
+        + "leave out '--mode stress'"
     case .noBenchmarkPlan:
       return "'bench' needs a benchmark plan, and this program was given none"
     case .noExpectations:
@@ -67,6 +76,8 @@ package enum UsageError: Error, Hashable, Sendable, CustomStringConvertible {
   var command: String? {
     switch self {
     case .unknownCommand, .noBenchmarkPlan, .unknownTarget: return nil
+    case .notAnExploration: return "explore"
+    case .explorationInStressMode(_, let command): return command
     case .noExpectations: return "demo"
     case .unknownOption(_, let command, _), .unexpectedArgument(_, let command): return command
     case .missingValue(_, _, let command), .unexpectedValue(_, let command),

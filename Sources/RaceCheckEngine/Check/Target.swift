@@ -21,6 +21,13 @@ public struct Target: Sendable {
   /// The target's name: its spec's, which its reports and repro files carry.
   public var name: String { checkable.name }
 
+  /// Whether the target is a body to explore (``Exploration``), which runs only in schedule mode.
+  public var isExploration: Bool { Self.isExploration(checkable) }
+
+  private static func isExploration(_ checkable: some Checkable) -> Bool {
+    checkable.spec.isExploration
+  }
+
   /// The verdict stress mode expects in this build: ``sanitizerExpectation`` under Thread Sanitizer, where set.
   public var stressExpectation: Expectation? {
     SanitizerRaceLog.isActive ? sanitizerExpectation ?? expectation : expectation

@@ -30,6 +30,10 @@ public enum BugPattern: String, Hashable, Sendable, Codable, CaseIterable {
   case barrierOnGlobalQueue = "barrier-on-global-queue"
   /// A call entered an actor while another call of it was suspended at an `await` between reading and writing its state.
   case actorReentrancy = "actor-reentrancy"
+  /// Two threads take the same locks in opposite orders, and each waits for the lock the other holds.
+  case lockOrderInversion = "lock-order-inversion"
+  /// A condition is signalled before its waiter waits, or waited on without checking a predicate: the waiter sleeps forever.
+  case lostWakeup = "lost-wakeup"
   /// A failure that fits none of the named patterns.
   case unclassified = "unclassified"
 }

@@ -157,6 +157,12 @@ extension ControlledScheduler {
     case RC_SIGNAL_GROUP: verb = "leave"
     default: verb = "signal"
     }
+    // A condition keeps no count: a signal with no waiter wakes no one, ever.
+    if kind == RC_SIGNAL_CONDITION, !isAnyThreadWaiting(for: state) {
+      state.lostSignalFrom = me.name
+      record(me, "\(state.name) \(verb), with no thread waiting")
+      return
+    }
     record(me, "\(state.name) \(verb)")
   }
 

@@ -36,6 +36,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     let name: String
     var generation = 0
     var clock = VectorClock()
+    /// For a condition: the thread that signalled it while no thread waited, a signal nothing received.
+    var lostSignalFrom: String?
 
     init(name: String) {
       self.name = name
@@ -372,7 +374,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     }
     let enabled = threads.filter { !$0.finished && isEnabled($0) }.map(\.id)
     guard !enabled.isEmpty else {
-      deadlock = Deadlock.blocked(threads.filter { !$0.finished }.map(describeWait))
+      deadlock = deadlockOfBlockedThreads()
       end()
       park(me)
     }
@@ -396,7 +398,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     }
     let enabled = threads.filter { !$0.finished && isEnabled($0) }.map(\.id)
     guard !enabled.isEmpty else {
-      deadlock = Deadlock.blocked(threads.filter { !$0.finished }.map(describeWait))
+      deadlock = deadlockOfBlockedThreads()
       end()
       return
     }
@@ -448,7 +450,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     }
   }
 
-  private func describeWait(_ thread: ControlledThread) -> Deadlock.Waiter {
+  func describeWait(_ thread: ControlledThread) -> Deadlock.Waiter {
     let what: String
     switch thread.wait {
     case .none: what = "nothing (it could run)"

@@ -90,8 +90,19 @@ enum Deadlock: Sendable, Hashable {
 
   /// A thread ran `sync` onto the queue it was already running a block of.
   case syncOnCurrentQueue(thread: String, queue: String)
+  /// A thread that holds one lock and waits for another, in a cycle of such threads.
+  struct LockWait: Sendable, Hashable {
+    var thread: String
+    var holds: String
+    var waitsFor: String
+  }
+
   /// Every unfinished thread waits.
   case blocked([Waiter])
+  /// Threads each hold a lock the next one waits for, round to the first: they took the locks in opposite orders.
+  case lockOrderInversion([LockWait])
+  /// A thread waits for a condition that another thread signalled while no thread waited, and nothing will signal it again.
+  case lostWakeup(waiter: String, condition: String, signaller: String)
 
   var diagnosis: Diagnosis {
     switch self {
@@ -101,6 +112,17 @@ enum Deadlock: Sendable, Hashable {
         evidence:
           "\(thread) called sync on '\(queue)' from inside a block running on '\(queue)': the new block waits for the running one, which waits for it"
       )
+    case .lockOrderInversion(let waits):
+      return Diagnosis(
+        .lockOrderInversion,
+        evidence: waits.map { "\($0.thread) holds \($0.holds) and waits for \($0.waitsFor)" }
+          .joined(separator: "; ") + ": the threads take the locks in opposite orders")
+    case .lostWakeup(let waiter, let condition, let signaller):
+      return Diagnosis(
+        .lostWakeup,
+        evidence: "\(waiter) waits for a signal of \(condition), which \(signaller) signalled "
+          + "while no thread waited: a condition keeps no signal, so that wakeup was lost, "
+          + "and no thread is left to signal it again")
     case .blocked(let waiters):
       return Diagnosis(
         .unclassified,

@@ -55,6 +55,11 @@ public struct ScheduleSettings: Hashable, Sendable, Codable {
     return min(schedulesPerScenario, Self.firstScenarioSchedules * (index + 1))
   }
 
+  /// The settings a body to explore gets when none are given: a random walk of 1,000 schedules.
+  ///
+  /// A body is one scenario, so it gets the budget a spec spreads over twenty.
+  public static let exploration = ScheduleSettings(schedulesPerScenario: 1_000)
+
   /// The schedules the first scenario of a random or PCT search gets; each next one gets as many more.
   public static let firstScenarioSchedules = 10
 

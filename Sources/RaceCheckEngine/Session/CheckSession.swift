@@ -158,7 +158,10 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
   /// Runs that explain a failure keep the plain budget: schedules are numbered and seeded,
   /// so the schedule that failed is among them whatever the scenario's own share.
   func invocationBudget(forScenario index: Int) -> Int {
-    configuration.schedule?.schedules(forScenario: index) ?? configuration.invocations
+    guard let settings = configuration.schedule else { return configuration.invocations }
+    // A body is the one scenario there is: it gets the whole budget, not a first scenario's share.
+    return configuration.exploresABody
+      ? settings.schedulesPerScenario : settings.schedules(forScenario: index)
   }
 
   /// The seed of scenario `index`'s random pauses or schedule strategy.

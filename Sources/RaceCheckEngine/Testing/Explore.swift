@@ -47,7 +47,7 @@
 public func explore(
   _ name: String? = nil,
   strategy: ScheduleSettings.Strategy = .random,
-  schedules: Int = 1_000,
+  schedules: Int = ScheduleSettings.exploration.schedulesPerScenario,
   preemptionBound: Int = 2,
   seed: UInt64? = nil,
   timeLimit: Duration? = nil,
@@ -90,7 +90,7 @@ public func explore(
 public func explore(
   _ name: String? = nil,
   strategy: ScheduleSettings.Strategy = .random,
-  schedules: Int = 1_000,
+  schedules: Int = ScheduleSettings.exploration.schedulesPerScenario,
   preemptionBound: Int = 2,
   seed: UInt64? = nil,
   timeLimit: Duration? = nil,
