@@ -256,12 +256,20 @@ extension CheckSession {
     failures: Int, invocations: Int
   ) {
     if let crash = failure.evidence.crash { return (1, (crash.invocation ?? 0) + 1) }
+    // Schedules are seeded and a failure's rate among them is what the count says: a few
+    // hundred say it as well as the whole budget of a body to explore, at a fraction of the time.
+    let budget =
+      configuration.schedule == nil
+      ? invocationBudget : min(invocationBudget, Self.recountedSchedules)
     guard interruption?.signal == nil,
-      let result = try? run(request(scenario, index: index, invocations: invocationBudget)),
+      let result = try? run(request(scenario, index: index, invocations: budget)),
       result.invocations > 0
     else { return (1, 1) }
     return (result.failures, result.invocations)
   }
+
+  /// The most schedules a failure found in schedule mode is counted again over.
+  static var recountedSchedules: Int { 200 }
 
   /// In schedule mode, the interleaving of schedule `schedule` of `scenario` up to its death, from a run that streams it.
   ///
