@@ -17,6 +17,10 @@ extension Catalogue {
     Fixture(row: 46, post: nil, target: transfersInOneOrder),
     Fixture(row: 47, post: nil, target: handoffSignalledTooEarly),
     Fixture(row: 48, post: nil, target: handoffCheckedBeforeWaiting),
+    Fixture(row: 49, post: nil, target: profileAssertedAfterAYield),
+    Fixture(row: 50, post: nil, target: profileAssertedAfterTheLoad),
+    Fixture(row: 51, post: nil, target: staleSearchShown),
+    Fixture(row: 52, post: nil, target: staleSearchDropped),
   ]
 
   /// The targets of ``explorations``, for the command line.
@@ -138,6 +142,65 @@ extension Catalogue {
         #expect(handoff.awaitResult() == 7)
       },
       summary: "HandoffSignalledTooEarly fixed: the wait loops while no result is there",
+      expectation: .pass)
+  }
+
+  // MARK: - A view model test that asserts before its task has run
+
+  private static var profileAssertedAfterAYield: Target {
+    Target(
+      Exploration("ProfileAssertedAfterAYield") { @MainActor in
+        let model = ProfileViewModel()
+        model.onAppear()
+        await Task.yield()
+        #expect(model.name == "Ada")
+      },
+      summary:
+        "a @MainActor view model test that yields once and hopes the load it started is done",
+      expectation: .fail(.unclassified))
+  }
+
+  private static var profileAssertedAfterTheLoad: Target {
+    Target(
+      Exploration("ProfileAssertedAfterTheLoad") { @MainActor in
+        let model = ProfileViewModel()
+        model.onAppear()
+        await model.loading?.value
+        #expect(model.name == "Ada")
+      },
+      summary: "ProfileAssertedAfterAYield fixed: the test awaits the load's task",
+      expectation: .pass)
+  }
+
+  // MARK: - A cancellation checked before an await and not after
+
+  private static var staleSearchShown: Target {
+    Target(
+      Exploration("StaleSearchShown") { @MainActor in
+        let model = SearchModel()
+        let first = model.search("sw")
+        await Task.yield()  // the user types on
+        let second = model.search("swift")
+        await first.value
+        await second.value
+        #expect(model.results == ["swift result"])
+      },
+      summary: "search-as-you-type whose cancelled search still shows its results after its fetch",
+      expectation: .fail(.unclassified))
+  }
+
+  private static var staleSearchDropped: Target {
+    Target(
+      Exploration("StaleSearchDropped") { @MainActor in
+        let model = CancellationCheckingSearchModel()
+        let first = model.search("sw")
+        await Task.yield()  // the user types on
+        let second = model.search("swift")
+        await first.value
+        await second.value
+        #expect(model.results == ["swift result"])
+      },
+      summary: "StaleSearchShown fixed: the search checks for cancellation again after its fetch",
       expectation: .pass)
   }
 }

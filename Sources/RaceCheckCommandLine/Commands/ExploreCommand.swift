@@ -12,7 +12,8 @@ enum ExploreCommand {
 
   static let spec = CommandSpec(
     name: "explore",
-    abstract: "Explore a body's schedules under the controlled scheduler and report the first that fails.",
+    abstract:
+      "Explore a body's schedules under the controlled scheduler and report the first that fails.",
     arguments: [
       ArgumentSpec(name: "target", help: "The body to explore, as 'list' names it.")
     ],
