@@ -9,8 +9,8 @@
 /// on an error the body throws, on a crash or a trap (in an isolated child), a deadlock, a
 /// data race the scheduler's vector clocks show, or a schedule that never ends.
 ///
-/// From a test, call ``explore(_:strategy:schedules:preemptionBound:seed:timeLimit:isolated:function:fileID:filePath:line:column:_:)-3kzhv``;
-/// an exploration is also a ``Checkable``, so a ``Target`` of the command line
+/// From a test, call `explore { … }`; an exploration is also a ``Checkable``, so a
+/// ``Target`` of the command line
 /// (`racecheck explore NAME`), with repro files and `racecheck replay`:
 ///
 /// ```swift

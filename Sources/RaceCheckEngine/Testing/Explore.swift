@@ -72,8 +72,7 @@ public func explore(
 /// Runs an `async` body under the controlled scheduler, once per schedule, and fails the calling test at this line with the failing schedule, shrunk.
 ///
 /// The body runs in a task whose jobs, and those of the tasks it starts, the scheduler
-/// runs on its controlled threads; otherwise as the synchronous
-/// ``explore(_:strategy:schedules:preemptionBound:seed:timeLimit:isolated:function:fileID:filePath:line:column:_:)-1ecpc``.
+/// runs on its controlled threads; otherwise as the synchronous `explore { … }`.
 ///
 /// ```swift
 /// @Test func loadFinishesBeforeTheAssertion() async {
