@@ -139,13 +139,7 @@ package final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>:
     } else if let race = outcome.race {
       evidence = .dataRace(history)
       diagnosis = race.diagnosis
-    } else if spec.isExploration {
-      // A body has no results to linearize: its own expectations judge the schedule.
-      var failures = outcome.failedExpectations
-      if let (_, error) = outcome.error, !(error is ExpectationFailedError) {
-        failures.append(ExpectationFailure(message: "the body threw \(error)", location: nil))
-      }
-      guard !failures.isEmpty else { return nil }
+    } else if spec.isExploration, let failures = failedExpectations(of: outcome) {
       evidence = .failedExpectation(history, failures)
       diagnosis = Diagnosis(
         .unclassified,
@@ -156,6 +150,9 @@ package final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>:
       // A race on state the scheduler does not see, which the sanitizer does.
       (evidence, diagnosis) = sanitizerFailure(
         report, of: outcome, scenario: scenario, history: history)
+    } else if spec.isExploration {
+      // A body has no results to linearize: its own expectations judge the schedule.
+      return nil
     } else {
       switch checker.check(outcome.record) {
       case .linearizable, .undecided:
@@ -191,6 +188,19 @@ package final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>:
 }
 
 extension ScheduleScenarioRunner {
+  /// An explored body's failed expectations in `outcome`, with the error it threw, if any; nil when there are none.
+  ///
+  /// `#require` throws after it records its issue, which is then already among them.
+  fileprivate func failedExpectations(of outcome: ScheduleRunner<Subject, Model>.Outcome)
+    -> [ExpectationFailure]?
+  {
+    var failures = outcome.failedExpectations
+    if let (_, error) = outcome.error, !(error is ExpectationFailedError) {
+      failures.append(ExpectationFailure(message: "the body threw \(error)", location: nil))
+    }
+    return failures.isEmpty ? nil : failures
+  }
+
   /// The failure a Thread Sanitizer report makes of a schedule that ran to its end.
   fileprivate func sanitizerFailure(
     _ report: rc_race_record, of outcome: ScheduleRunner<Subject, Model>.Outcome,

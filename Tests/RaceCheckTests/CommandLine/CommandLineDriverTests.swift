@@ -183,7 +183,7 @@ extension RaceCheckTestSuite {
       #expect(run.status == 1)
       let document = try #require(run.jsonObject)
       let trace = try #require(document["trace"] as? [String: Any])
-      #expect(Set(trace.keys) == ["threadNames", "steps", "schedule"])
+      #expect(Set(trace.keys) == ["threadNames", "steps", "schedule", "preemptionSteps"])
       let schedule = try #require(trace["schedule"] as? [Int])
       let path = try #require(document["reproPath"] as? String)
       let replay = CLI.invoke(["replay", path, "--json"], driver: driver)
