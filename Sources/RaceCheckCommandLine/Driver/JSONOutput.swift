@@ -88,9 +88,13 @@ struct RunJSON: Codable {
   var secondsShrinking: OrNull<JSONNumber>?
   /// The signal that stopped the check, if one did.
   var interruptedBy: OrNull<String>
-  /// How the failure showed: `non-linearizable`, `crash`, `hang` or `exit`; null for a pass.
+  /// How the failure showed: `non-linearizable`, `crash`, `hang`, `exit`, `data-race`, `deadlock`, `step-bound` or `failed-expectation`; null for a pass.
   var failure: OrNull<String>
   var diagnosis: OrNull<Diagnosis>
+  /// The expectations an explored body failed, each a `message` and a `location`; null for any other failure.
+  ///
+  /// Optional, so that `merge` still reads the documents of versions that did not write it.
+  var failedExpectations: OrNull<[ExpectationFailure]>?
   /// The minimized scenario of the failure.
   var scenario: OrNull<Scenario>
   /// The failure's scenario as the search found it, before shrinking.
@@ -129,6 +133,7 @@ struct RunJSON: Codable {
     secondsShrinking = OrNull(report.failure?.timeToShrink.map { JSONNumber(seconds: $0) })
     failure = OrNull(report.failure.map(\.kind.rawValue))
     diagnosis = OrNull(report.failure?.diagnosis)
+    failedExpectations = OrNull(report.failure?.evidence.failedExpectations)
     scenario = OrNull(report.failure?.scenario)
     originalScenario = OrNull(report.failure?.original)
     shrinkSteps = report.failure?.shrinkSteps ?? 0

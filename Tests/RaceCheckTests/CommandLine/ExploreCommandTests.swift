@@ -1,0 +1,78 @@
+import Fixtures
+import Foundation
+import RaceCheck
+import RaceCheckTestSupport
+import Testing
+
+@testable import RaceCheckCommandLine
+
+extension RaceCheckTestSuite {
+  @Suite struct ExploreCommandTests {
+    private static let driver = CLI.driver(
+      targets: Catalogue.explorationTargets + [CLI.locked])
+
+    @Test func exploreReportsTheFailingScheduleAndAReplayLineThatExploresAgain() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      let junit = directory.path + "/explore.xml"
+      let result = CLI.invoke(
+        [
+          "explore", "HandoffSignalledTooEarly", "--seed", "1", "--no-isolation", "--repro-dir",
+          directory.path, "--junit", junit, "--json",
+        ], driver: Self.driver)
+      #expect(result.status == 1, "\(result.output)\(result.errors)")
+      let document = try #require(result.jsonObject, "\(result.output)")
+      let diagnosis = document["diagnosis"] as? [String: Any]
+      #expect(diagnosis?["pattern"] as? String == "lost-wakeup", "\(result.output)")
+      #expect(document["failure"] as? String == "deadlock", "\(result.output)")
+      let replay = try #require(document["replayCommand"] as? String)
+      #expect(
+        replay.hasPrefix("racecheck explore HandoffSignalledTooEarly --seed 0x0000000000000001"))
+      #expect(!replay.contains("--threads") && !replay.contains("--mode"), "\(replay)")
+      let xml = try String(contentsOfFile: junit, encoding: .utf8)
+      #expect(xml.contains("HandoffSignalledTooEarly") && xml.contains("<failure"), "\(xml)")
+    }
+
+    @Test func aFailedExpectationIsInTheJSON() throws {
+      let result = CLI.invoke(
+        ["explore", "ProfileAssertedAfterAYield", "--seed", "1", "--no-isolation", "--json"],
+        driver: Self.driver)
+      #expect(result.status == 1, "\(result.output)\(result.errors)")
+      let document = try #require(result.jsonObject, "\(result.output)")
+      #expect(document["failure"] as? String == "failed-expectation")
+      let expectations = try #require(document["failedExpectations"] as? [[String: Any]])
+      #expect(
+        (expectations.first?["message"] as? String)?.contains("(model.name → \"—\") == \"Ada\"")
+          == true, "\(expectations)")
+    }
+
+    @Test func aPassSaysWhatItRan() {
+      let result = CLI.invoke(
+        ["explore", "HandoffCheckedBeforeWaiting", "--schedules", "30", "--no-isolation"],
+        driver: Self.driver)
+      #expect(result.status == 0, "\(result.output)\(result.errors)")
+      #expect(result.output.contains("passed: 30 schedules of the body (random walk)"))
+    }
+
+    @Test func exploreOfASpecIsAUsageError() {
+      let result = CLI.invoke(["explore", CLI.locked.name], driver: Self.driver)
+      #expect(result.status == 64)
+      #expect(result.errors.contains("is a spec, not a body to explore: check it with 'run'"))
+    }
+
+    @Test func aBodyInStressModeIsAUsageError() {
+      let result = CLI.invoke(
+        ["run", "HandoffCheckedBeforeWaiting", "--mode", "stress"], driver: Self.driver)
+      #expect(result.status == 64)
+      #expect(result.errors.contains("runs only in schedule mode"), "\(result.errors)")
+    }
+
+    @Test func exploreHasNoShapeOptions() {
+      let result = CLI.invoke(
+        ["explore", "HandoffCheckedBeforeWaiting", "--threads", "3"], driver: Self.driver)
+      #expect(result.status == 64)
+      #expect(
+        result.errors.contains("unknown option '--threads' for 'explore'"), "\(result.errors)")
+    }
+  }
+}
