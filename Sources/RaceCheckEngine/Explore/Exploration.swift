@@ -89,7 +89,8 @@ extension Configuration {
   ///
   /// The settings of schedule mode stay the caller's (a random walk of 1,000 schedules when
   /// none were given); the scenario's shape, the number of scenarios and the stress budget
-  /// do not apply to a body.
+  /// do not apply to a body. A shard keeps its part: the first shard runs the body, and
+  /// `merge` counts the others' empty parts.
   package var exploringABody: Configuration {
     var configuration = self
     configuration.exploresABody = true
@@ -98,7 +99,6 @@ extension Configuration {
       threads: 1, operationsPerThread: 1, initialOperations: 0, postOperations: 0)
     configuration.scenarios = 1
     configuration.firstScenario = 0
-    configuration.shard = nil
     return configuration
   }
 }
