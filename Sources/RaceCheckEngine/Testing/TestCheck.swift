@@ -38,8 +38,10 @@ struct TestCheck {
       case .check(let configuration, let worker, let testCommand):
         var report = checkable.check(
           configuration, worker: worker, interruption: nil, progress: nil)
+        // A body to explore is its one scenario: the seed alone replays it.
+        let scenario = report.configuration.exploresABody ? nil : report.failure?.scenarioIndex
         report.replayCommand = TestReplay.command(
-          seed: report.seed, scenario: report.failure?.scenarioIndex, testCommand: testCommand)
+          seed: report.seed, scenario: scenario, testCommand: testCommand)
         return report
       }
     }
