@@ -232,7 +232,12 @@ extension CheckReport: CustomStringConvertible {
   /// - Returns: The clause after the seed on a failure report's `Seed:` line.
   func timing(of failure: FailureReport, counting run: String) -> String {
     let shrinking = failure.timeToShrink.map { "shrinking took \(Self.formatDuration($0))" }
-    return "found in scenario \(failure.scenarioIndex + 1) after \(invocations) \(run)"
+    // A body to explore has one scenario; the schedule that failed is what replays it.
+    let found =
+      configuration.exploresABody
+      ? "found at schedule \((failure.scheduleIndex ?? invocations - 1) + 1)"
+      : "found in scenario \(failure.scenarioIndex + 1)"
+    return "\(found) after \(invocations) \(run)"
       + "\(invocations == 1 ? "" : "s") in \(Self.formatDuration(failure.timeToFind)); "
       + "\(shrinking ?? "not shrunk"); \(Self.formatDuration(elapsed)) in all"
   }
