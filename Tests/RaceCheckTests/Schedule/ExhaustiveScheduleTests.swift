@@ -61,7 +61,7 @@ final class CrossedTransfers: @unchecked Sendable {
 extension RaceCheckTestSuite {
   @Suite
   struct ExhaustiveScheduleTests {
-    @Test func lockOrderDeadlockNamesEachBlockedThreadAndWhatItWaitsFor() throws {
+    @Test func lockOrderDeadlockIsNamedWithWhatEachThreadHoldsAndWaitsFor() throws {
       var configuration = Configuration(
         seed: 1,
         shape: .init(threads: 2, operationsPerThread: 1, initialOperations: 0, postOperations: 0),
@@ -70,10 +70,14 @@ extension RaceCheckTestSuite {
       let report = CrossedTransfers.spec.check(configuration)
       let failure = try #require(report.failure, "\(report)")
       #expect(failure.kind == .deadlock)
+      #expect(failure.diagnosis.pattern == .lockOrderInversion)
       let evidence = failure.diagnosis.evidence
-      #expect(evidence.contains("Thread 0 waits"), "\(evidence)")
-      #expect(evidence.contains("Thread 1 waits"), "\(evidence)")
-      #expect(evidence.contains("checking") && evidence.contains("savings"), "\(evidence)")
+      #expect(
+        evidence.contains("Thread 0 holds lock 'savings' and waits for lock 'checking'"),
+        "\(evidence)")
+      #expect(
+        evidence.contains("Thread 1 holds lock 'checking' and waits for lock 'savings'"),
+        "\(evidence)")
     }
 
     @Test func barrierRegisterPassesAnExhaustiveTwoByThreeSearchWithPreemptionBoundTwo() {
