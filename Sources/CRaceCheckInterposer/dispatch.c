@@ -40,6 +40,17 @@ void *dispatch_block_create_with_qos_class(
 void *dispatch_get_specific(const void *key);
 void *dispatch_queue_get_specific(void *queue, const void *key);
 const char *dispatch_queue_get_label(void *queue);
+void dispatch_after(uint64_t when, void *queue, void *block);
+void dispatch_after_f(uint64_t when, void *queue, void *context, rc_function function);
+void dispatch_group_notify(void *group, void *queue, void *block);
+void dispatch_group_notify_f(void *group, void *queue, void *context, rc_function function);
+void dispatch_apply(size_t iterations, void *queue, void *block);
+void dispatch_apply_f(size_t iterations, void *queue, void *context, void (*function)(void *, size_t));
+void *dispatch_source_create(const void *type, uintptr_t handle, uintptr_t mask, void *queue);
+long dispatch_group_wait(void *group, uint64_t timeout);
+uint64_t dispatch_time(uint64_t when, int64_t delta);
+void dispatch_retain(void *object);
+void dispatch_release(void *object);
 void *_Block_copy(const void *block);
 void _Block_release(const void *block);
 /* DISPATCH_QUEUE_CONCURRENT is the address of this object. */
@@ -68,6 +79,14 @@ RC_ORIGINAL(dispatch_block_create_with_qos_class)
 RC_ORIGINAL(dispatch_get_specific)
 RC_ORIGINAL(dispatch_queue_get_specific)
 RC_ORIGINAL(dispatch_queue_get_label)
+RC_ORIGINAL(dispatch_after)
+RC_ORIGINAL(dispatch_after_f)
+RC_ORIGINAL(dispatch_group_notify)
+RC_ORIGINAL(dispatch_group_notify_f)
+RC_ORIGINAL(dispatch_apply)
+RC_ORIGINAL(dispatch_apply_f)
+RC_ORIGINAL(dispatch_source_create)
+RC_ORIGINAL(dispatch_group_wait)
 
 /* MARK: Which queues are concurrent */
 
@@ -307,9 +326,10 @@ static void sync_scheduled(
   rc_leave_hooks();
 }
 
-static void async_scheduled(
-    const rc_interposer_hooks *hooks, void *group, void *queue, bool barrier, void *block,
-    rc_function function, void *context) {
+/* A block (copied) or a function and its context, to run later on `queue`, which it keeps
+ * alive until then, as libdispatch does. */
+static rc_work make_work(
+    void *group, void *queue, bool barrier, void *block, rc_function function, void *context) {
   rc_work work;
   if (block != 0) {
     void *copy = _Block_copy(block);
@@ -319,9 +339,20 @@ static void async_scheduled(
   }
   work.queue = queue;
   work.group = group;
+  dispatch_retain(queue);
   rc_sanitizer_block_marks(&work.marks, describe(queue), barrier);
+  return work;
+}
+
+static void async_scheduled(
+    const rc_interposer_hooks *hooks, void *group, void *queue, bool barrier, void *block,
+    rc_function function, void *context) {
+  rc_work work = make_work(group, queue, barrier, block, function, context);
   /* The real group counts the block, so that its waiters outside the scheduler wait for it. */
-  if (group != 0) rc_real_dispatch_group_enter()(group);
+  if (group != 0) {
+    hooks->group_entering(hooks->context, group);
+    rc_real_dispatch_group_enter()(group);
+  }
   hooks->queue_async(hooks->context, describe(queue), barrier, work);
   rc_leave_hooks();
 }
@@ -342,6 +373,7 @@ void rc_work_finish(rc_work work) {
     rc_set_mode(previous);
   }
   if (work.block != 0) _Block_release(work.block);
+  dispatch_release((void *)work.queue);
 }
 
 /* MARK: Work under Thread Sanitizer's eyes */
@@ -543,4 +575,147 @@ const char *dispatch_queue_get_label(void *queue) {
     }
   }
   return rc_real_dispatch_queue_get_label()(queue);
+}
+
+/* MARK: Deferred work: timers, group notifications, dispatch_apply */
+
+/* DISPATCH_TIME_FOREVER; and the bits of a dispatch_time_t that say its clock: clear for
+ * uptime, the top one for the monotonic clock, both for the wall clock (libdispatch's
+ * encoding, in which DISPATCH_WALLTIME_NOW is ~1). */
+static const uint64_t time_forever = ~(uint64_t)0;
+static const uint64_t clock_bits = (uint64_t)3 << 62;
+
+/* How far `when` lies ahead of now on its own clock, in nanoseconds (0 when passed), or -1 for
+ * DISPATCH_TIME_FOREVER, when libdispatch never runs the block. */
+static int64_t delay_until(uint64_t when) {
+  if (when == time_forever) return -1;
+  if (when == 0) return 0;
+  uint64_t clock = when & clock_bits;
+  /* Now on the same clock: 0 is uptime's now, the clock bits with value 0 the others', but
+   * for the wall clock, whose now is ~1. */
+  uint64_t now_marker = clock == 0 ? 0 : clock == clock_bits ? ~(uint64_t)1 : clock;
+  uint64_t now = dispatch_time(now_marker, 0);
+  uint64_t ahead = (when & ~clock_bits) - (now & ~clock_bits);
+  return (int64_t)ahead < 0 ? 0 : (int64_t)ahead;
+}
+
+static void after_scheduled(
+    const rc_interposer_hooks *hooks, uint64_t when, void *queue, void *block,
+    rc_function function, void *context) {
+  int64_t delay = delay_until(when);
+  rc_work work = make_work(0, queue, false, block, function, context);
+  hooks->queue_after(hooks->context, describe(queue), delay, work);
+  rc_leave_hooks();
+}
+
+void dispatch_after(uint64_t when, void *queue, void *block) {
+  const rc_interposer_hooks *hooks = rc_enter_hooks();
+  if (hooks == 0) return rc_real_dispatch_after()(when, queue, block);
+  after_scheduled(hooks, when, queue, block, 0, 0);
+}
+
+void dispatch_after_f(uint64_t when, void *queue, void *context, rc_function function) {
+  const rc_interposer_hooks *hooks = rc_enter_hooks();
+  if (hooks == 0) return rc_real_dispatch_after_f()(when, queue, context, function);
+  after_scheduled(hooks, when, queue, 0, function, context);
+}
+
+static void notify_scheduled(
+    const rc_interposer_hooks *hooks, void *group, void *queue, void *block, rc_function function,
+    void *context) {
+  rc_work work = make_work(0, queue, false, block, function, context);
+  /* Held until the notification is enqueued: the group is asked whether it is empty until then. */
+  dispatch_retain(group);
+  hooks->group_notify(hooks->context, group, describe(queue), work);
+  rc_leave_hooks();
+}
+
+void dispatch_group_notify(void *group, void *queue, void *block) {
+  const rc_interposer_hooks *hooks = rc_enter_hooks();
+  if (hooks == 0) return rc_real_dispatch_group_notify()(group, queue, block);
+  notify_scheduled(hooks, group, queue, block, 0, 0);
+}
+
+void dispatch_group_notify_f(void *group, void *queue, void *context, rc_function function) {
+  const rc_interposer_hooks *hooks = rc_enter_hooks();
+  if (hooks == 0) return rc_real_dispatch_group_notify_f()(group, queue, context, function);
+  notify_scheduled(hooks, group, queue, 0, function, context);
+}
+
+void dispatch_group_enter(void *group) {
+  const rc_interposer_hooks *hooks = rc_enter_hooks();
+  if (hooks == 0) return rc_real_dispatch_group_enter()(group);
+  hooks->group_entering(hooks->context, group);
+  rc_real_dispatch_group_enter()(group);
+  rc_leave_hooks();
+}
+
+bool rc_group_is_empty(const void *group) {
+  return rc_real_dispatch_group_wait()((void *)group, 0) == 0;
+}
+
+void rc_group_release(const void *group) { dispatch_release((void *)group); }
+
+/* The block of a dispatch_apply is called with the iteration's index. */
+static void invoke_apply_block(void *block, size_t index) {
+  ((void (*)(void *, size_t))((struct rc_block_layout *)block)->invoke)(block, index);
+}
+
+static void apply_scheduled(
+    const rc_interposer_hooks *hooks, size_t iterations, void *queue, void *block,
+    void (*function)(void *, size_t), void *context) {
+  /* DISPATCH_APPLY_AUTO (NULL) runs the iterations on a global queue. */
+  if (queue == 0) queue = dispatch_get_global_queue(0, 0);
+  rc_apply_work work = {.block = block, .function = function, .context = context, .queue = queue};
+  if (block != 0) {
+    work.function = invoke_apply_block;
+    work.context = block;
+  }
+  rc_sanitizer_block_marks(&work.marks, describe(queue), false);
+  hooks->apply(hooks->context, describe(queue), iterations, &work);
+  rc_leave_hooks();
+}
+
+void dispatch_apply(size_t iterations, void *queue, void *block) {
+  const rc_interposer_hooks *hooks = rc_enter_hooks();
+  if (hooks == 0) return rc_real_dispatch_apply()(iterations, queue, block);
+  apply_scheduled(hooks, iterations, queue, block, 0, 0);
+}
+
+void dispatch_apply_f(
+    size_t iterations, void *queue, void *context, void (*function)(void *, size_t)) {
+  const rc_interposer_hooks *hooks = rc_enter_hooks();
+  if (hooks == 0) return rc_real_dispatch_apply_f()(iterations, queue, context, function);
+  apply_scheduled(hooks, iterations, queue, 0, function, context);
+}
+
+/* One iteration, as the function the sanitizer's marks run. */
+typedef struct rc_iteration {
+  const rc_apply_work *work;
+  size_t index;
+} rc_iteration;
+
+static void run_iteration(void *argument) {
+  const rc_iteration *iteration = argument;
+  iteration->work->function(iteration->work->context, iteration->index);
+}
+
+void rc_apply_run(const rc_apply_work *work, size_t index) {
+  rc_iteration iteration = {.work = work, .index = index};
+  rc_push_current_queue(work->queue);
+  rc_thread_mode previous = rc_interposer_set_mode(RC_MODE_SUBJECT);
+  rc_sanitizer_run_block(&work->marks, true, run_iteration, &iteration);
+  rc_set_mode(previous);
+  rc_pop_current_queue();
+}
+
+/* A dispatch source's handlers run on libdispatch's threads, outside the schedule: its use is
+ * reported, and the source is made as usual. */
+void *dispatch_source_create(const void *type, uintptr_t handle, uintptr_t mask, void *queue) {
+  const rc_interposer_hooks *hooks = rc_enter_hooks();
+  if (hooks != 0) {
+    hooks->unseen(hooks->context, "a dispatch source (DispatchSource), whose handlers run outside the schedule");
+    rc_leave_hooks();
+  }
+  return rc_real_dispatch_source_create()(type, handle, mask, queue);
 }

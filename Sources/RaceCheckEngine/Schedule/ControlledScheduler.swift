@@ -29,6 +29,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     case signal(SignalState, since: Int, timed: Bool)
     /// The lock word of a Mutex the scheduler does not model, at this address, to be free.
     case lockWord(UInt)
+    /// Something only the scheduler's own bookkeeping tells: a timer's turn, a group's emptiness.
+    case condition(Condition)
   }
 
   /// A semaphore, group or condition: how often controlled threads signaled it, and the clock they released.
@@ -76,6 +78,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     var call: Int?
     /// The queues the running call has left by `sync`, each with how many blocks it had started then.
     var queuesLeft: [(queue: QueueState, startsThen: Int)] = []
+    /// The handle code under test holds for it, when its `pthread_create` made it.
+    var handle: pthread_t?
 
     init(id: Int, name: String) {
       self.id = id
@@ -234,6 +238,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   private var nameCounts: [String: Int] = [:]
   /// The `async` calls' tasks seen so far, which numbers their columns.
   private var taskCount = 0
+  /// The timers `asyncAfter` set, and how far virtual time has gone.
+  var virtualTime = VirtualTime()
   private var ended = false
   /// Told of every change to the trace as it happens, before the step's effect: a child streams them to its parent.
   var traceObserver: ((InterleavingTrace.Event) -> Void)?
@@ -286,6 +292,27 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     name: String, clock: VectorClock, wait: Wait, firstStep: StepFootprint = .unknown,
     onMainThread: Bool = false, body: @escaping (ControlledThread) -> Void
   ) -> ControlledThread {
+    let (controlled, run) = makeThread(
+      name: name, clock: clock, wait: wait, firstStep: firstStep, onMainThread: onMainThread,
+      body: body)
+    if onMainThread {
+      // Forwarded, not scheduled: the caller is not a controlled thread.
+      DispatchQueue.main.async { run.value() }
+      return controlled
+    }
+    let thread = Thread { run.value() }
+    thread.name = "rc-sched-\(controlled.id)"
+    // Only one runs at a time and a deadlocked schedule parks its threads for good: keep them small.
+    thread.stackSize = 1 << 20
+    thread.start()
+    return controlled
+  }
+
+  /// Makes a controlled thread and what runs it, its whole life, on the real thread the caller starts.
+  func makeThread(
+    name: String, clock: VectorClock, wait: Wait, firstStep: StepFootprint = .unknown,
+    onMainThread: Bool = false, body: @escaping (ControlledThread) -> Void
+  ) -> (ControlledThread, run: UncheckedBox<() -> Void>) {
     let controlled = ControlledThread(id: threads.count, name: name)
     controlled.nextStep = firstStep
     traceObserver?(.thread(name))
@@ -327,18 +354,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
         placement.release()
       }
     }
-    let block = UncheckedBox(run)
-    if onMainThread {
-      // Forwarded, not scheduled: the caller is not a controlled thread.
-      DispatchQueue.main.async { block.value() }
-      return controlled
-    }
-    let thread = Thread { block.value() }
-    thread.name = "rc-sched-\(controlled.id)"
-    // Only one runs at a time and a deadlocked schedule parks its threads for good: keep them small.
-    thread.stackSize = 1 << 20
-    thread.start()
-    return controlled
+    return (controlled, UncheckedBox(run))
   }
 
   func controlsCurrentThread() -> Bool {
@@ -432,6 +448,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     case .gate(let gate): return gate.isOpen
     case .signal(let state, let since, let timed): return timed || state.generation > since
     case .lockWord(let word): return rc_mutex_word_load(UnsafeRawPointer(bitPattern: word)) == 0
+    case .condition(let condition): return condition.holds()
     }
   }
 
@@ -457,6 +474,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     case .lockWord(let word):
       what =
         "for a Mutex at 0x\(String(word, radix: 16)), which code the scheduler does not see holds"
+    case .condition(let condition): what = condition.description
     case .join(let ids):
       what =
         "for \(ids.filter { !threads[$0].finished }.map { threads[$0].name }.joined(separator: ", ")) to finish"
@@ -606,10 +624,11 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   /// Submits `body` to the queue, to run on a controlled thread of its own once the queue admits it.
   ///
   /// `afterEnd` runs once the block has left the queue: a group's leave happens then.
+  @discardableResult
   func submit(
     to state: QueueState, barrier: Bool, _ body: @escaping () -> Void,
     afterEnd: (() -> Void)? = nil
-  ) {
+  ) -> ControlledThread {
     let me = currentThread()
     point(me, next: .primitive(state.identity))
     note(state, barrier: barrier, me)
@@ -637,6 +656,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       state.taskColumn != nil
         ? "enqueues a job → \(block.name)"
         : "queue.async\(barrier ? "(flags: .barrier)" : "") '\(state.name)' → \(block.name)")
+    return block
   }
 
   /// A block's start or end as a trace step: `block start 'q'`, `barrier block end 'q'`.
