@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef void (*rc_function)(void *);
 
@@ -47,8 +48,20 @@ void dispatch_group_notify_f(void *group, void *queue, void *context, rc_functio
 void dispatch_apply(size_t iterations, void *queue, void *block);
 void dispatch_apply_f(size_t iterations, void *queue, void *context, void (*function)(void *, size_t));
 void *dispatch_source_create(const void *type, uintptr_t handle, uintptr_t mask, void *queue);
+long dispatch_block_wait(void *block, uint64_t timeout);
+void dispatch_block_notify(void *block, void *queue, void *notification);
+void dispatch_suspend(void *object);
+void dispatch_activate(void *object);
+void dispatch_set_target_queue(void *object, void *queue);
+void dispatch_read(int descriptor, size_t length, void *queue, void *handler);
+void dispatch_write(int descriptor, void *data, void *queue, void *handler);
+void *dispatch_io_create(unsigned long type, int descriptor, void *queue, void *cleanup);
+void *dispatch_io_create_with_path(
+    unsigned long type, const char *path, int flags, unsigned int mode, void *queue, void *cleanup);
+void *dispatch_io_create_with_io(unsigned long type, void *io, void *queue, void *cleanup);
 long dispatch_group_wait(void *group, uint64_t timeout);
 uint64_t dispatch_time(uint64_t when, int64_t delta);
+uint64_t dispatch_walltime(const struct timespec *when, int64_t delta);
 void dispatch_retain(void *object);
 void dispatch_release(void *object);
 void *_Block_copy(const void *block);
@@ -86,6 +99,16 @@ RC_ORIGINAL(dispatch_group_notify_f)
 RC_ORIGINAL(dispatch_apply)
 RC_ORIGINAL(dispatch_apply_f)
 RC_ORIGINAL(dispatch_source_create)
+RC_ORIGINAL(dispatch_block_wait)
+RC_ORIGINAL(dispatch_block_notify)
+RC_ORIGINAL(dispatch_suspend)
+RC_ORIGINAL(dispatch_activate)
+RC_ORIGINAL(dispatch_set_target_queue)
+RC_ORIGINAL(dispatch_read)
+RC_ORIGINAL(dispatch_write)
+RC_ORIGINAL(dispatch_io_create)
+RC_ORIGINAL(dispatch_io_create_with_path)
+RC_ORIGINAL(dispatch_io_create_with_io)
 RC_ORIGINAL(dispatch_group_wait)
 
 /* MARK: Which queues are concurrent */
@@ -179,6 +202,10 @@ static void set_put(rc_address_set *set, const void *address, bool member) {
   set_unlock(set);
 }
 
+/* What a queue's target queue is reported as: blocks of queues sharing a serial target run
+ * one at a time, which the scheduler does not model. */
+static const char target_queue[] = "a queue's target queue (DispatchQueue(target:), setTarget)";
+
 /* Queues created concurrent; every creation updates it, so a serial queue at the
  * address of a freed concurrent one is not taken for concurrent. */
 static rc_address_set concurrent_queues;
@@ -224,6 +251,10 @@ void *dispatch_queue_create(const char *label, void *attr) {
 }
 
 void *dispatch_queue_create_with_target(const char *label, void *attr, void *target) {
+  /* A global queue as target is what every queue has. */
+  if (target != 0 && !set_contains(&global_queues, target)) {
+    rc_note_unseen(target_queue, __builtin_return_address(0));
+  }
   return created_queue(
       rc_real_dispatch_queue_create_with_target()(label, attr, target), label, attr);
 }
@@ -579,24 +610,30 @@ const char *dispatch_queue_get_label(void *queue) {
 
 /* MARK: Deferred work: timers, group notifications, dispatch_apply */
 
-/* DISPATCH_TIME_FOREVER; and the bits of a dispatch_time_t that say its clock: clear for
- * uptime, the top one for the monotonic clock, both for the wall clock (libdispatch's
- * encoding, in which DISPATCH_WALLTIME_NOW is ~1). */
+/* DISPATCH_TIME_FOREVER, and the top bit of a time on the monotonic clock or the wall clock. */
 static const uint64_t time_forever = ~(uint64_t)0;
-static const uint64_t clock_bits = (uint64_t)3 << 62;
+static const uint64_t monotonic_or_wall = (uint64_t)1 << 63;
+/* With it, the bit of a time on the wall clock. */
+static const uint64_t wall = (uint64_t)1 << 62;
 
 /* How far `when` lies ahead of now on its own clock, in nanoseconds (0 when passed), or -1 for
- * DISPATCH_TIME_FOREVER, when libdispatch never runs the block. */
+ * DISPATCH_TIME_FOREVER, when libdispatch never runs the block. libdispatch keeps an uptime
+ * (dispatch_time) as it is, a monotonic time (Swift's concurrency runtime's) with the top bit
+ * set, and a wall-clock time (dispatch_walltime) as its negation. */
 static int64_t delay_until(uint64_t when) {
   if (when == time_forever) return -1;
   if (when == 0) return 0;
-  uint64_t clock = when & clock_bits;
-  /* Now on the same clock: 0 is uptime's now, the clock bits with value 0 the others', but
-   * for the wall clock, whose now is ~1. */
-  uint64_t now_marker = clock == 0 ? 0 : clock == clock_bits ? ~(uint64_t)1 : clock;
-  uint64_t now = dispatch_time(now_marker, 0);
-  uint64_t ahead = (when & ~clock_bits) - (now & ~clock_bits);
-  return (int64_t)ahead < 0 ? 0 : (int64_t)ahead;
+  int64_t ahead;
+  if (!(when & monotonic_or_wall)) {
+    ahead = (int64_t)(when - dispatch_time(0, 0));
+  } else if (when & wall) {
+    ahead = -(int64_t)when - -(int64_t)dispatch_walltime(0, 0);
+  } else {
+    /* dispatch_time of the bit alone is now on the monotonic clock. */
+    ahead = (int64_t)((when & ~monotonic_or_wall)
+                      - (dispatch_time(monotonic_or_wall, 0) & ~monotonic_or_wall));
+  }
+  return ahead < 0 ? 0 : ahead;
 }
 
 static void after_scheduled(
@@ -709,13 +746,72 @@ void rc_apply_run(const rc_apply_work *work, size_t index) {
   rc_pop_current_queue();
 }
 
-/* A dispatch source's handlers run on libdispatch's threads, outside the schedule: its use is
- * reported, and the source is made as usual. */
+/* MARK: What the scheduler does not control */
+
+/* Each is reported when code under test calls it under a scheduler, then runs as usual: its
+ * handlers run on libdispatch's threads, or it orders blocks in a way the scheduler does not
+ * model. */
+
 void *dispatch_source_create(const void *type, uintptr_t handle, uintptr_t mask, void *queue) {
-  const rc_interposer_hooks *hooks = rc_enter_hooks();
-  if (hooks != 0) {
-    hooks->unseen(hooks->context, "a dispatch source (DispatchSource), whose handlers run outside the schedule");
-    rc_leave_hooks();
-  }
+  rc_note_unseen(
+      "a dispatch source (DispatchSource), whose handlers run outside the schedule",
+      __builtin_return_address(0));
   return rc_real_dispatch_source_create()(type, handle, mask, queue);
+}
+
+long dispatch_block_wait(void *block, uint64_t timeout) {
+  rc_note_unseen("DispatchWorkItem.wait (dispatch_block_wait)", __builtin_return_address(0));
+  return rc_real_dispatch_block_wait()(block, timeout);
+}
+
+void dispatch_block_notify(void *block, void *queue, void *notification) {
+  rc_note_unseen(
+      "DispatchWorkItem.notify (dispatch_block_notify), whose block runs outside the schedule",
+      __builtin_return_address(0));
+  rc_real_dispatch_block_notify()(block, queue, notification);
+}
+
+void dispatch_suspend(void *object) {
+  rc_note_unseen("a suspended queue (dispatch_suspend)", __builtin_return_address(0));
+  rc_real_dispatch_suspend()(object);
+}
+
+void dispatch_activate(void *object) {
+  rc_note_unseen("an initially inactive queue (dispatch_activate)", __builtin_return_address(0));
+  rc_real_dispatch_activate()(object);
+}
+
+void dispatch_set_target_queue(void *object, void *queue) {
+  rc_note_unseen(target_queue, __builtin_return_address(0));
+  rc_real_dispatch_set_target_queue()(object, queue);
+}
+
+static const char dispatch_io[] =
+    "dispatch I/O (DispatchIO, dispatch_read, dispatch_write), whose handlers run outside the schedule";
+
+void dispatch_read(int descriptor, size_t length, void *queue, void *handler) {
+  rc_note_unseen(dispatch_io, __builtin_return_address(0));
+  rc_real_dispatch_read()(descriptor, length, queue, handler);
+}
+
+void dispatch_write(int descriptor, void *data, void *queue, void *handler) {
+  rc_note_unseen(dispatch_io, __builtin_return_address(0));
+  rc_real_dispatch_write()(descriptor, data, queue, handler);
+}
+
+void *dispatch_io_create(unsigned long type, int descriptor, void *queue, void *cleanup) {
+  rc_note_unseen(dispatch_io, __builtin_return_address(0));
+  return rc_real_dispatch_io_create()(type, descriptor, queue, cleanup);
+}
+
+void *dispatch_io_create_with_path(
+    unsigned long type, const char *path, int flags, unsigned int mode, void *queue,
+    void *cleanup) {
+  rc_note_unseen(dispatch_io, __builtin_return_address(0));
+  return rc_real_dispatch_io_create_with_path()(type, path, flags, mode, queue, cleanup);
+}
+
+void *dispatch_io_create_with_io(unsigned long type, void *io, void *queue, void *cleanup) {
+  rc_note_unseen(dispatch_io, __builtin_return_address(0));
+  return rc_real_dispatch_io_create_with_io()(type, io, queue, cleanup);
 }

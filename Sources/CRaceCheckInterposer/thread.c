@@ -10,11 +10,9 @@
  */
 #include "interposer.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -24,23 +22,6 @@ RC_ORIGINAL(nanosleep)
 RC_ORIGINAL(clock_nanosleep)
 RC_ORIGINAL(usleep)
 RC_ORIGINAL(sleep)
-
-/* The libraries whose threads and sleeps are their own machinery, not code under test's. */
-static const char *const machinery[] = {
-    "libdispatch.so", "libswift_Concurrency.so", "libswiftCore.so", "libstdc++.so",
-};
-
-/* The hooks for a call from `caller` (a return address), or NULL when it forwards. */
-static const rc_interposer_hooks *hooks_for(const void *caller) {
-  if (!rc_is_subject()) return 0;
-  Dl_info found;
-  if (dladdr(caller, &found) && found.dli_fname != 0) {
-    for (size_t i = 0; i < sizeof machinery / sizeof *machinery; i++) {
-      if (strstr(found.dli_fname, machinery[i])) return 0;
-    }
-  }
-  return rc_enter_hooks();
-}
 
 /* MARK: Threads */
 
@@ -60,7 +41,7 @@ void rc_thread_routine_run(rc_thread_routine *routine) {
 
 int pthread_create(
     pthread_t *thread, const pthread_attr_t *attr, void *(*function)(void *), void *argument) {
-  const rc_interposer_hooks *hooks = hooks_for(__builtin_return_address(0));
+  const rc_interposer_hooks *hooks = rc_enter_hooks_from(__builtin_return_address(0));
   if (hooks == 0) return rc_real_pthread_create()(thread, attr, function, argument);
   rc_thread_routine *routine = malloc(sizeof *routine);
   if (routine == 0) {
@@ -102,7 +83,7 @@ static void sleep_scheduled(const rc_interposer_hooks *hooks, int64_t duration) 
 }
 
 int nanosleep(const struct timespec *duration, struct timespec *remaining) {
-  const rc_interposer_hooks *hooks = hooks_for(__builtin_return_address(0));
+  const rc_interposer_hooks *hooks = rc_enter_hooks_from(__builtin_return_address(0));
   if (hooks == 0) return rc_real_nanosleep()(duration, remaining);
   sleep_scheduled(hooks, nanoseconds(duration));
   if (remaining != 0) *remaining = (struct timespec){0, 0};
@@ -111,7 +92,7 @@ int nanosleep(const struct timespec *duration, struct timespec *remaining) {
 
 int clock_nanosleep(
     clockid_t clock, int flags, const struct timespec *request, struct timespec *remaining) {
-  const rc_interposer_hooks *hooks = hooks_for(__builtin_return_address(0));
+  const rc_interposer_hooks *hooks = rc_enter_hooks_from(__builtin_return_address(0));
   if (hooks == 0) return rc_real_clock_nanosleep()(clock, flags, request, remaining);
   int64_t duration = nanoseconds(request);
   if (flags & TIMER_ABSTIME) {
@@ -126,14 +107,14 @@ int clock_nanosleep(
 }
 
 int usleep(useconds_t microseconds) {
-  const rc_interposer_hooks *hooks = hooks_for(__builtin_return_address(0));
+  const rc_interposer_hooks *hooks = rc_enter_hooks_from(__builtin_return_address(0));
   if (hooks == 0) return rc_real_usleep()(microseconds);
   sleep_scheduled(hooks, (int64_t)microseconds * 1000);
   return 0;
 }
 
 unsigned int sleep(unsigned int seconds) {
-  const rc_interposer_hooks *hooks = hooks_for(__builtin_return_address(0));
+  const rc_interposer_hooks *hooks = rc_enter_hooks_from(__builtin_return_address(0));
   if (hooks == 0) return rc_real_sleep()(seconds);
   sleep_scheduled(hooks, (int64_t)seconds * 1000000000);
   return 0;

@@ -13,8 +13,12 @@
  *   pthread_mutex_lock, pthread_mutex_trylock, pthread_mutex_unlock,
  *   pthread_rwlock_rdlock, _wrlock, _tryrdlock, _trywrlock, _unlock,
  *   pthread_cond_wait, _timedwait, _signal, _broadcast,
- *   dispatch_after(_f), dispatch_group_notify(_f), dispatch_apply(_f), dispatch_source_create,
+ *   dispatch_after(_f), dispatch_group_notify(_f), dispatch_apply(_f),
  *   pthread_create, pthread_join, nanosleep, clock_nanosleep, usleep, sleep,
+ *   and, only to report their use under a scheduler: dispatch_source_create,
+ *   dispatch_block_wait, dispatch_block_notify, dispatch_suspend, dispatch_activate,
+ *   dispatch_set_target_queue, dispatch_read, dispatch_write, dispatch_io_create(_with_path,
+ *   _with_io),
  *   swift_beginAccess, swift_allocObject, swift_allocBox,
  *   Synchronization's _MutexHandle._lockSlow, _unlockSlow and _tryLockSlow.
  *

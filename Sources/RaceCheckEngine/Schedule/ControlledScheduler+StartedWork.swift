@@ -138,7 +138,7 @@ extension ControlledScheduler {
     }
     thread.call = me.call
     me.clock.tick(me.id)
-    record(me, "queue.asyncAfter(+\(delay)) '\(state.name)' → \(thread.name)")
+    record(me, "queue.asyncAfter(+\(timer.delay)) '\(state.name)' → \(thread.name)")
   }
 
   // MARK: Group notifications
@@ -240,12 +240,15 @@ extension ControlledScheduler {
 /// on either side of the other threads' steps; what orders timers is their deadlines, each
 /// the virtual time when set (that of the last timer fired) plus its delay.
 struct VirtualTime {
-  /// One timer: when it is due, and the order it was set in, which orders timers due at once.
+  /// One timer: its delay, when it is due, and the order it was set in, which orders timers due at once.
   final class Timer {
+    /// The delay asked for, rounded to ``VirtualTime/resolution``.
+    let delay: Duration
     let deadline: Duration
     let sequence: Int
 
-    init(deadline: Duration, sequence: Int) {
+    init(delay: Duration, deadline: Duration, sequence: Int) {
+      self.delay = delay
       self.deadline = deadline
       self.sequence = sequence
     }
@@ -256,10 +259,18 @@ struct VirtualTime {
   private var pending: [Timer] = []
   private var timersSet = 0
 
-  /// Sets a timer due `delay` from now, to the millisecond: two set with the same delay fire in the order set.
+  /// How finely deadlines are told apart: timers due within it of each other fire in the order set.
+  ///
+  /// The delay is the deadline the code computed from the real clock less the real time when
+  /// the call arrives, a little less than the delay asked for; rounded to this, two timers set
+  /// with the same delay fire in the order set, as libdispatch fires them, in every run.
+  static let resolution: Duration = .milliseconds(10)
+
+  /// Sets a timer due `delay` from now, rounded to ``resolution``.
   mutating func setTimer(after delay: Duration) -> Timer {
-    let milliseconds = ((delay + .microseconds(500)) / .milliseconds(1)).rounded(.down)
-    let timer = Timer(deadline: now + .milliseconds(Int64(milliseconds)), sequence: timersSet)
+    let steps = ((delay + Self.resolution / 2) / Self.resolution).rounded(.down)
+    let rounded = Self.resolution * Int(steps)
+    let timer = Timer(delay: rounded, deadline: now + rounded, sequence: timersSet)
     timersSet += 1
     pending.append(timer)
     return timer

@@ -249,6 +249,22 @@ final class SourceUser: @unchecked Sendable {
   }
 }
 
+/// Counts on a queue that targets a serial queue of its own, an order the scheduler does not follow.
+final class TargetedCounter: @unchecked Sendable {
+  private var count = 0
+  private let queue = DispatchQueue(label: "counts", target: DispatchQueue(label: "counts' target"))
+
+  func increment() -> Int { queue.sync { count += 1; return count } }
+
+  static let spec = Spec("TargetedCounter", make: TargetedCounter.init, model: 0) {
+    Operation("increment", perform: { (counter: TargetedCounter) in counter.increment() }) {
+      (state: inout Int) in
+      state += 1
+      return state
+    }
+  }
+}
+
 /// Sleeps in a task: `Task.sleep` enqueues the task after a delay, which virtual time handles like `asyncAfter`.
 final class TaskNapper: Sendable {
   func nap() async -> Int {
@@ -297,6 +313,20 @@ extension RaceCheckTestSuite {
       let report = DelayedWriter.spec(writesFirst: false).check(startedWorkConfiguration(seed: 3))
       let failure = try #require(report.failure, "\(report)")
       #expect(failure.trace?.threadNames.contains { $0.hasPrefix("Timer ") } == true)
+    }
+
+    @Test func theSameSeedGivesTheSameTraceOfThreadsAndTimersAndTheReproReplaysIt() throws {
+      for spec in [
+        ThreadStartingCounter.spec(locks: false) as any Checkable,
+        DelayedWriter.spec(writesFirst: false),
+      ] {
+        let first = try #require(spec.check(startedWorkConfiguration(seed: 10)).failure)
+        let again = try #require(spec.check(startedWorkConfiguration(seed: 10)).failure)
+        #expect(again.trace == first.trace)
+        let replay = try spec.replay(try Repro.read(from: try #require(first.reproPath)))
+        #expect(replay.divergence == nil)
+        #expect(replay.trace == first.trace)
+      }
     }
 
     @Test func aTimersBlockAfterTheCallersWritePasses() {
@@ -352,6 +382,16 @@ extension RaceCheckTestSuite {
         return
       }
       #expect(names.contains { $0.contains("dispatch source") }, "\(names)")
+    }
+
+    @Test func aTargetQueueMakesTheVerdictInconclusiveNamingIt() throws {
+      let report = TargetedCounter.spec.check(startedWorkConfiguration(seed: 8))
+      guard case .unseenSynchronization(let names) = try #require(report.inconclusiveReason, "\(report)")
+      else {
+        Issue.record("expected unseen synchronization: \(report)")
+        return
+      }
+      #expect(names.contains { $0.contains("target queue") }, "\(names)")
     }
 
     /// As for `asyncAfter`, a real five-second sleep would let a four-second limit run one schedule only.
