@@ -394,7 +394,7 @@ final class InterposerHooks: @unchecked Sendable {
           InterposerHooks.scheduler(context).apply(work!, iterations: iterations, on: queue)
         },
         sleep: { context, nanoseconds in
-          InterposerHooks.scheduler(context).sleep(.nanoseconds(nanoseconds))
+          InterposerHooks.scheduler(context).sleepVirtually(.nanoseconds(nanoseconds))
         },
         unseen: { context, primitive in
           InterposerHooks.scheduler(context).noteUnseen(String(cString: primitive!))

@@ -100,7 +100,7 @@ extension ControlledScheduler {
   }
 
   /// A sleep of code under test: a scheduling point and no more, since time is virtual.
-  func sleep(_ duration: Duration) {
+  func sleepVirtually(_ duration: Duration) {
     let me = currentThread()
     point(me)
     record(me, "sleeps \(duration) (virtual: no time passes)")

@@ -29,11 +29,11 @@ final class ThreadStartingCounter: @unchecked Sendable {
   var value: Int { lock.withLock { count } }
 
   static func spec(locks: Bool) -> Spec<ThreadStartingCounter, Int> {
-    Spec(
-      locks ? "LockedThreadCounter" : "ThreadCounter", make: { ThreadStartingCounter(locks: locks) },
-      model: 0
-    ) {
-      Operation("increment", perform: { (counter: ThreadStartingCounter) in counter.incrementOnAThread() }) {
+    let make: @Sendable () -> ThreadStartingCounter = { ThreadStartingCounter(locks: locks) }
+    return Spec(locks ? "LockedThreadCounter" : "ThreadCounter", make: make, model: 0) {
+      Operation(
+        "increment", perform: { (counter: ThreadStartingCounter) in counter.incrementOnAThread() }
+      ) {
         (state: inout Int) in state += 1
       }
       Operation("value", perform: { (counter: ThreadStartingCounter) in counter.value }) {
@@ -75,7 +75,9 @@ final class JoinedThreadCounter: Sendable {
   }
 
   static let spec = Spec("JoinedThreadCounter", make: JoinedThreadCounter.init, model: 0) {
-    Operation("incrementTwice", perform: { (counter: JoinedThreadCounter) in counter.incrementTwice() }) {
+    Operation(
+      "incrementTwice", perform: { (counter: JoinedThreadCounter) in counter.incrementTwice() }
+    ) {
       (_: inout Int) in 2
     }
   }
@@ -103,10 +105,8 @@ final class DelayedWriter: Sendable {
   }
 
   static func spec(writesFirst: Bool) -> Spec<DelayedWriter, Int> {
-    Spec(
-      writesFirst ? "DelayedWriter" : "RacingDelayedWriter",
-      make: { DelayedWriter(writesFirst: writesFirst) }, model: 0
-    ) {
+    let make: @Sendable () -> DelayedWriter = { DelayedWriter(writesFirst: writesFirst) }
+    return Spec(writesFirst ? "DelayedWriter" : "RacingDelayedWriter", make: make, model: 0) {
       Operation("write", perform: { (writer: DelayedWriter) in writer.write() }) {
         (_: inout Int) in
       }
@@ -192,10 +192,8 @@ final class NotifiedSum: Sendable {
   }
 
   static func spec(notifiesFirst: Bool) -> Spec<NotifiedSum, Int> {
-    Spec(
-      notifiesFirst ? "EarlyNotifiedSum" : "NotifiedSum",
-      make: { NotifiedSum(notifiesFirst: notifiesFirst) }, model: 0
-    ) {
+    let make: @Sendable () -> NotifiedSum = { NotifiedSum(notifiesFirst: notifiesFirst) }
+    return Spec(notifiesFirst ? "EarlyNotifiedSum" : "NotifiedSum", make: make, model: 0) {
       Operation("sum", perform: { (sum: NotifiedSum) in sum.sum() }) { (_: inout Int) in 3 }
     }
   }
@@ -223,10 +221,8 @@ final class ParallelTotal: Sendable {
   }
 
   static func spec(locks: Bool) -> Spec<ParallelTotal, Int> {
-    Spec(
-      locks ? "LockedParallelTotal" : "ParallelTotal", make: { ParallelTotal(locks: locks) },
-      model: 0
-    ) {
+    let make: @Sendable () -> ParallelTotal = { ParallelTotal(locks: locks) }
+    return Spec(locks ? "LockedParallelTotal" : "ParallelTotal", make: make, model: 0) {
       Operation("add", perform: { (total: ParallelTotal) in total.addIterations() }) {
         (_: inout Int) in 3
       }
@@ -254,7 +250,12 @@ final class TargetedCounter: @unchecked Sendable {
   private var count = 0
   private let queue = DispatchQueue(label: "counts", target: DispatchQueue(label: "counts' target"))
 
-  func increment() -> Int { queue.sync { count += 1; return count } }
+  func increment() -> Int {
+    queue.sync {
+      count += 1
+      return count
+    }
+  }
 
   static let spec = Spec("TargetedCounter", make: TargetedCounter.init, model: 0) {
     Operation("increment", perform: { (counter: TargetedCounter) in counter.increment() }) {
@@ -273,7 +274,11 @@ final class TaskNapper: Sendable {
   }
 
   static let spec = Spec("TaskNapper", make: TaskNapper.init, model: 0) {
-    Operation("nap") { (napper: TaskNapper) in await napper.nap() } model: { (_: inout Int) in 1 }
+    Operation("nap") { (napper: TaskNapper) in
+      await napper.nap()
+    } model: { (_: inout Int) in
+      1
+    }
   }
 }
 
@@ -281,7 +286,8 @@ final class TaskNapper: Sendable {
 private func startedWorkConfiguration(seed: UInt64, operationsPerThread: Int = 1) -> Configuration {
   var configuration = Configuration(
     seed: seed,
-    shape: .init(threads: 2, operationsPerThread: operationsPerThread, initialOperations: 0, postOperations: 0),
+    shape: .init(
+      threads: 2, operationsPerThread: operationsPerThread, initialOperations: 0, postOperations: 0),
     scenarios: 10, reproDirectory: FileManagerTemporary.directory)
   configuration.schedule = ScheduleSettings(schedulesPerScenario: 30)
   configuration.shrinkTimeLimit = .seconds(1)
@@ -386,7 +392,9 @@ extension RaceCheckTestSuite {
 
     @Test func aTargetQueueMakesTheVerdictInconclusiveNamingIt() throws {
       let report = TargetedCounter.spec.check(startedWorkConfiguration(seed: 8))
-      guard case .unseenSynchronization(let names) = try #require(report.inconclusiveReason, "\(report)")
+      guard
+        case .unseenSynchronization(let names) = try #require(
+          report.inconclusiveReason, "\(report)")
       else {
         Issue.record("expected unseen synchronization: \(report)")
         return
