@@ -172,6 +172,7 @@ extension ControlledScheduler {
         afterEnd: { rc_work_finish(work.value) })
     }
     thread.call = me.call
+    thread.mayNeverRun = true
     me.clock.tick(me.id)
     record(me, "\(signals.name) notify '\(state.name)' → \(thread.name)")
   }

@@ -199,6 +199,22 @@ final class NotifiedSum: Sendable {
   }
 }
 
+/// Registers a notification of a group it never empties: the notification never comes, and nothing waits for it.
+final class UnsentNotification: Sendable {
+  func register() -> Int {
+    let group = DispatchGroup()
+    group.enter()
+    group.notify(queue: .global()) { preconditionFailure("the group is never empty") }
+    return 1
+  }
+
+  static let spec = Spec("UnsentNotification", make: UnsentNotification.init, model: 0) {
+    Operation("register", perform: { (user: UnsentNotification) in user.register() }) {
+      (_: inout Int) in 1
+    }
+  }
+}
+
 /// Adds each iteration's index in `concurrentPerform`: unsynchronized, or under a lock.
 final class ParallelTotal: Sendable {
   private let lock = NSLock()
@@ -365,6 +381,11 @@ extension RaceCheckTestSuite {
 
     @Test func aNotificationRegisteredAfterTheBlocksRunsLast() {
       let report = NotifiedSum.spec(notifiesFirst: false).check(startedWorkConfiguration(seed: 6))
+      #expect(report.verdict == .pass, "\(report)")
+    }
+
+    @Test func aNotificationOfAGroupNeverEmptyIsNoDeadlock() {
+      let report = UnsentNotification.spec.check(startedWorkConfiguration(seed: 6))
       #expect(report.verdict == .pass, "\(report)")
     }
 
