@@ -58,6 +58,8 @@ extension ControlledScheduler {
       record(thread, "thread ends")
     }
     thread.call = me.call
+    // A worker left waiting for work once the calls are done is no deadlock: nothing waits for it.
+    thread.mayNeverRun = true
     me.clock.tick(me.id)
     record(me, "pthread_create → \(thread.name)")
     let token = Unmanaged.passRetained(StartedThread(thread: thread, run: run))

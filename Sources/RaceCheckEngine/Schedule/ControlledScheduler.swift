@@ -80,7 +80,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     var queuesLeft: [(queue: QueueState, startsThen: Int)] = []
     /// The handle code under test holds for it, when its `pthread_create` made it.
     var handle: pthread_t?
-    /// Whether the schedule may end with it still waiting: a group's notification, which a group never empty never sends.
+    /// Whether the schedule may end with it still waiting, as a program ends: a group's notification,
+    /// which a group never empty never sends, or a thread code under test started, waiting for work.
     var mayNeverRun = false
 
     init(id: Int, name: String) {
@@ -383,7 +384,9 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     }
     let enabled = threads.filter { !$0.finished && isEnabled($0) }.map(\.id)
     guard !enabled.isEmpty else {
-      deadlock = Deadlock.blocked(threads.filter { !$0.finished }.map(describeWait))
+      if !onlyThreadsThatMayNeverRunWait {
+        deadlock = Deadlock.blocked(threads.filter { !$0.finished }.map(describeWait))
+      }
       end()
       park(me)
     }
@@ -402,7 +405,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     SanitizerOrder.release(me, slot: 1)
     me.finished = true
     me.wait = .none
-    if threads.allSatisfy({ $0.finished || ($0.mayNeverRun && !isEnabled($0)) }) {
+    if onlyThreadsThatMayNeverRunWait {
       end()
       return
     }
@@ -415,6 +418,11 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     let next = strategyBox.strategy.choose(schedulingPoint(enabled: enabled, running: me))
     choices.append(next)
     threads[next].semaphore.signal()
+  }
+
+  /// Whether every thread has finished but those the schedule may end without, which wait.
+  private var onlyThreadsThatMayNeverRunWait: Bool {
+    threads.allSatisfy { $0.finished || ($0.mayNeverRun && !isEnabled($0)) }
   }
 
   /// The point the strategy decides, with each unfinished thread's next step when it reads them.

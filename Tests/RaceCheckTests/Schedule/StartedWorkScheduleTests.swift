@@ -215,6 +215,26 @@ final class UnsentNotification: Sendable {
   }
 }
 
+/// Starts a worker thread that waits for work no call gives it: left waiting, it is no deadlock.
+final class IdleWorker: @unchecked Sendable {
+  private let work = NSCondition()
+  private var pending = 0
+
+  init() {
+    Thread { [self] in
+      work.lock()
+      while pending == 0 { work.wait() }
+      work.unlock()
+    }.start()
+  }
+
+  func count() -> Int { work.withLock { pending } }
+
+  static let spec = Spec("IdleWorker", make: IdleWorker.init, model: 0) {
+    Operation("count", perform: { (worker: IdleWorker) in worker.count() }) { (_: inout Int) in 0 }
+  }
+}
+
 /// Adds each iteration's index in `concurrentPerform`: unsynchronized, or under a lock.
 final class ParallelTotal: Sendable {
   private let lock = NSLock()
@@ -386,6 +406,11 @@ extension RaceCheckTestSuite {
 
     @Test func aNotificationOfAGroupNeverEmptyIsNoDeadlock() {
       let report = UnsentNotification.spec.check(startedWorkConfiguration(seed: 6))
+      #expect(report.verdict == .pass, "\(report)")
+    }
+
+    @Test func aStartedThreadLeftWaitingIsNoDeadlock() {
+      let report = IdleWorker.spec.check(startedWorkConfiguration(seed: 11))
       #expect(report.verdict == .pass, "\(report)")
     }
 
