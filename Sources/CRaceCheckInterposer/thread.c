@@ -2,7 +2,8 @@
  * Threads code under test starts itself, and its sleeps. Under a scheduler, pthread_create
  * (which Foundation's Thread.start calls) still makes a real thread, with the caller's
  * attributes, but the thread runs as a controlled thread of the schedule: it waits to be
- * picked like any other, and pthread_join on it waits under the scheduler. A sleep is a
+ * picked like any other, pthread_join on it waits under the scheduler, and pthread_exit ends
+ * it there before the real thread ends. A sleep is a
  * scheduling point in virtual time: nothing really sleeps, and the other threads may run.
  *
  * Only code under test's calls count: libdispatch and the Swift runtime start worker threads
@@ -18,6 +19,7 @@
 
 RC_ORIGINAL(pthread_create)
 RC_ORIGINAL(pthread_join)
+RC_ORIGINAL(pthread_exit)
 RC_ORIGINAL(nanosleep)
 RC_ORIGINAL(clock_nanosleep)
 RC_ORIGINAL(usleep)
@@ -68,6 +70,15 @@ int pthread_join(pthread_t thread, void **result) {
   int joined = rc_real_pthread_join()(thread, result);
   rc_leave_hooks();
   return joined;
+}
+
+/* A created thread that exits early (Foundation's Thread.exit) first ends its part in the schedule,
+ * which would otherwise wait for it for good. */
+void pthread_exit(void *result) {
+  const rc_interposer_hooks *hooks = rc_enter_hooks_from(__builtin_return_address(0));
+  if (hooks != 0 && !hooks->thread_exit(hooks->context)) rc_leave_hooks();
+  rc_real_pthread_exit()(result);
+  __builtin_unreachable();
 }
 
 /* MARK: Sleeps */

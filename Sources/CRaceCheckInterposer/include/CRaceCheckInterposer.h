@@ -14,7 +14,7 @@
  *   pthread_rwlock_rdlock, _wrlock, _tryrdlock, _trywrlock, _unlock,
  *   pthread_cond_wait, _timedwait, _signal, _broadcast,
  *   dispatch_after(_f), dispatch_group_notify(_f), dispatch_apply(_f),
- *   pthread_create, pthread_join, nanosleep, clock_nanosleep, usleep, sleep,
+ *   pthread_create, pthread_join, pthread_exit, nanosleep, clock_nanosleep, usleep, sleep,
  *   and, only to report their use under a scheduler: dispatch_source_create,
  *   dispatch_block_wait, dispatch_block_notify, dispatch_suspend, dispatch_activate,
  *   dispatch_set_target_queue, dispatch_read, dispatch_write, dispatch_io_create(_with_path,
@@ -193,6 +193,9 @@ typedef struct rc_interposer_hooks {
   /* On the new thread: its whole life as a controlled thread, which runs the routine once the
    * scheduler picks it (rc_thread_routine_run). */
   void (*thread_run)(void *context, void *token);
+  /* pthread_exit on the calling thread: when it is a thread code under test created, ends it as
+   * a controlled thread, leaves it uncontrolled and returns true; false for any other thread. */
+  bool (*thread_exit)(void *context);
   /* pthread_join: waits until the thread `handle` finished, when it is a controlled thread of
    * this schedule, and returns true; false for any other thread, which the real join waits for. */
   bool (*thread_join)(void *context, pthread_t handle);

@@ -381,6 +381,7 @@ final class InterposerHooks: @unchecked Sendable {
           InterposerHooks.scheduler(context).threadCreated(token!, handle: handle, created: created)
         },
         thread_run: { context, token in InterposerHooks.scheduler(context).runThread(token!) },
+        thread_exit: { context in InterposerHooks.scheduler(context).exitThread() },
         thread_join: { context, handle in InterposerHooks.scheduler(context).joinThread(handle) },
         queue_after: { context, queue, delay, work in
           InterposerHooks.scheduler(context).setTimer(

@@ -88,6 +88,19 @@ extension ControlledScheduler {
     started.release()
   }
 
+  /// `pthread_exit` on a thread `pthread_create` made: ends it as a controlled thread, which leaves it uncontrolled; false on another thread.
+  func exitThread() -> Bool {
+    let me = currentThread()
+    guard me.handle != nil else { return false }
+    point(me)
+    me.isBusy = false
+    record(me, "thread exits (pthread_exit)")
+    finish(me)
+    // What the real exit runs (key destructors, unwinding) is no code under test.
+    _ = rc_interposer_set_mode(RC_MODE_UNCONTROLLED)
+    return true
+  }
+
   /// `pthread_join` on a thread of this schedule waits until it ended, ordered after all it did; false for another thread.
   func joinThread(_ handle: pthread_t) -> Bool {
     // A handle of an ended thread may come back for a newer one: the newest is meant.

@@ -400,7 +400,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   }
 
   /// Ends `me`'s run and hands over to the next thread, or ends the schedule.
-  private func finish(_ me: ControlledThread) {
+  func finish(_ me: ControlledThread) {
     // A thread that joins this one is ordered after all it did.
     SanitizerOrder.release(me, slot: 1)
     me.finished = true

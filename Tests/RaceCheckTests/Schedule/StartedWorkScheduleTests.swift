@@ -235,6 +235,33 @@ final class IdleWorker: @unchecked Sendable {
   }
 }
 
+/// Counts on a thread that leaves with `Thread.exit()` once it signaled.
+final class ExitingThreadCounter: @unchecked Sendable {
+  private var count = 0
+  private let lock = NSLock()
+
+  func increment() {
+    let done = DispatchSemaphore(value: 0)
+    Thread { [self] in
+      lock.withLock { count += 1 }
+      done.signal()
+      Thread.exit()
+    }.start()
+    done.wait()
+  }
+
+  var value: Int { lock.withLock { count } }
+
+  static let spec = Spec("ExitingThreadCounter", make: ExitingThreadCounter.init, model: 0) {
+    Operation("increment", perform: { (counter: ExitingThreadCounter) in counter.increment() }) {
+      (state: inout Int) in state += 1
+    }
+    Operation("value", perform: { (counter: ExitingThreadCounter) in counter.value }) {
+      (state: inout Int) in state
+    }
+  }
+}
+
 /// Adds each iteration's index in `concurrentPerform`: unsynchronized, or under a lock.
 final class ParallelTotal: Sendable {
   private let lock = NSLock()
@@ -406,6 +433,11 @@ extension RaceCheckTestSuite {
 
     @Test func aNotificationOfAGroupNeverEmptyIsNoDeadlock() {
       let report = UnsentNotification.spec.check(startedWorkConfiguration(seed: 6))
+      #expect(report.verdict == .pass, "\(report)")
+    }
+
+    @Test func aThreadThatExitsEndsItsPartInTheSchedule() {
+      let report = ExitingThreadCounter.spec.check(startedWorkConfiguration(seed: 12))
       #expect(report.verdict == .pass, "\(report)")
     }
 
