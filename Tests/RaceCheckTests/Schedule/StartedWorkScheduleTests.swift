@@ -262,6 +262,47 @@ final class ExitingThreadCounter: @unchecked Sendable {
   }
 }
 
+/// Hands a write to a queue and reads it back after a sleep, trusting the sleep to order them.
+final class SleepingReader: Sendable {
+  private let queue = DispatchQueue(label: "writer")
+
+  func writeThenRead() -> Int {
+    let value = CallLocal(0)
+    queue.async { value.value = 1 }
+    usleep(100_000)
+    return value.value
+  }
+
+  static let spec = Spec("SleepingReader", make: SleepingReader.init, model: 0) {
+    Operation("writeThenRead", perform: { (reader: SleepingReader) in reader.writeThenRead() }) {
+      (_: inout Int) in 1
+    }
+  }
+}
+
+/// Waits for a block's write by polling memory the scheduler cannot see, sleeping between looks.
+///
+/// Only the sleep is a scheduling point: were it not one, the loop would never let the block run.
+final class PollingReader: Sendable {
+  private let queue = DispatchQueue(label: "writer")
+
+  func writeThenPoll() -> Int {
+    let flag = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+    flag.initialize(to: 0)
+    defer { flag.deallocate() }
+    let address = UInt(bitPattern: flag)
+    queue.async { UnsafeMutablePointer<Int>(bitPattern: address)!.pointee = 1 }
+    while flag.pointee == 0 { usleep(1000) }
+    return 1
+  }
+
+  static let spec = Spec("PollingReader", make: PollingReader.init, model: 0) {
+    Operation("writeThenPoll", perform: { (reader: PollingReader) in reader.writeThenPoll() }) {
+      (_: inout Int) in 1
+    }
+  }
+}
+
 /// Adds each iteration's index in `concurrentPerform`: unsynchronized, or under a lock.
 final class ParallelTotal: Sendable {
   private let lock = NSLock()
@@ -438,6 +479,18 @@ extension RaceCheckTestSuite {
 
     @Test func aThreadThatExitsEndsItsPartInTheSchedule() {
       let report = ExitingThreadCounter.spec.check(startedWorkConfiguration(seed: 12))
+      #expect(report.verdict == .pass, "\(report)")
+    }
+
+    @Test func aSleepDoesNotOrderAReadAfterABlocksWrite() throws {
+      let report = SleepingReader.spec.check(startedWorkConfiguration(seed: 13))
+      let failure = try #require(report.failure, "\(report)")
+      let steps = try #require(failure.trace).steps.map(\.text)
+      #expect(steps.contains { $0.hasPrefix("sleeps 0.1 seconds") }, "\(steps)")
+    }
+
+    @Test func aLoopThatPollsWithASleepLetsTheOtherThreadsRun() {
+      let report = PollingReader.spec.check(startedWorkConfiguration(seed: 13))
       #expect(report.verdict == .pass, "\(report)")
     }
 
