@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef void (*rc_function)(void *);
 
@@ -40,6 +41,29 @@ void *dispatch_block_create_with_qos_class(
 void *dispatch_get_specific(const void *key);
 void *dispatch_queue_get_specific(void *queue, const void *key);
 const char *dispatch_queue_get_label(void *queue);
+void dispatch_after(uint64_t when, void *queue, void *block);
+void dispatch_after_f(uint64_t when, void *queue, void *context, rc_function function);
+void dispatch_group_notify(void *group, void *queue, void *block);
+void dispatch_group_notify_f(void *group, void *queue, void *context, rc_function function);
+void dispatch_apply(size_t iterations, void *queue, void *block);
+void dispatch_apply_f(size_t iterations, void *queue, void *context, void (*function)(void *, size_t));
+void *dispatch_source_create(const void *type, uintptr_t handle, uintptr_t mask, void *queue);
+long dispatch_block_wait(void *block, uint64_t timeout);
+void dispatch_block_notify(void *block, void *queue, void *notification);
+void dispatch_suspend(void *object);
+void dispatch_activate(void *object);
+void dispatch_set_target_queue(void *object, void *queue);
+void dispatch_read(int descriptor, size_t length, void *queue, void *handler);
+void dispatch_write(int descriptor, void *data, void *queue, void *handler);
+void *dispatch_io_create(unsigned long type, int descriptor, void *queue, void *cleanup);
+void *dispatch_io_create_with_path(
+    unsigned long type, const char *path, int flags, unsigned int mode, void *queue, void *cleanup);
+void *dispatch_io_create_with_io(unsigned long type, void *io, void *queue, void *cleanup);
+long dispatch_group_wait(void *group, uint64_t timeout);
+uint64_t dispatch_time(uint64_t when, int64_t delta);
+uint64_t dispatch_walltime(const struct timespec *when, int64_t delta);
+void dispatch_retain(void *object);
+void dispatch_release(void *object);
 void *_Block_copy(const void *block);
 void _Block_release(const void *block);
 /* DISPATCH_QUEUE_CONCURRENT is the address of this object. */
@@ -68,6 +92,24 @@ RC_ORIGINAL(dispatch_block_create_with_qos_class)
 RC_ORIGINAL(dispatch_get_specific)
 RC_ORIGINAL(dispatch_queue_get_specific)
 RC_ORIGINAL(dispatch_queue_get_label)
+RC_ORIGINAL(dispatch_after)
+RC_ORIGINAL(dispatch_after_f)
+RC_ORIGINAL(dispatch_group_notify)
+RC_ORIGINAL(dispatch_group_notify_f)
+RC_ORIGINAL(dispatch_apply)
+RC_ORIGINAL(dispatch_apply_f)
+RC_ORIGINAL(dispatch_source_create)
+RC_ORIGINAL(dispatch_block_wait)
+RC_ORIGINAL(dispatch_block_notify)
+RC_ORIGINAL(dispatch_suspend)
+RC_ORIGINAL(dispatch_activate)
+RC_ORIGINAL(dispatch_set_target_queue)
+RC_ORIGINAL(dispatch_read)
+RC_ORIGINAL(dispatch_write)
+RC_ORIGINAL(dispatch_io_create)
+RC_ORIGINAL(dispatch_io_create_with_path)
+RC_ORIGINAL(dispatch_io_create_with_io)
+RC_ORIGINAL(dispatch_group_wait)
 
 /* MARK: Which queues are concurrent */
 
@@ -160,6 +202,10 @@ static void set_put(rc_address_set *set, const void *address, bool member) {
   set_unlock(set);
 }
 
+/* What a queue's target queue is reported as: blocks of queues sharing a serial target run
+ * one at a time, which the scheduler does not model. */
+static const char target_queue[] = "a queue's target queue (DispatchQueue(target:), setTarget)";
+
 /* Queues created concurrent; every creation updates it, so a serial queue at the
  * address of a freed concurrent one is not taken for concurrent. */
 static rc_address_set concurrent_queues;
@@ -205,6 +251,10 @@ void *dispatch_queue_create(const char *label, void *attr) {
 }
 
 void *dispatch_queue_create_with_target(const char *label, void *attr, void *target) {
+  /* A global queue as target is what every queue has. */
+  if (target != 0 && !set_contains(&global_queues, target)) {
+    rc_note_unseen(target_queue, __builtin_return_address(0));
+  }
   return created_queue(
       rc_real_dispatch_queue_create_with_target()(label, attr, target), label, attr);
 }
@@ -307,9 +357,10 @@ static void sync_scheduled(
   rc_leave_hooks();
 }
 
-static void async_scheduled(
-    const rc_interposer_hooks *hooks, void *group, void *queue, bool barrier, void *block,
-    rc_function function, void *context) {
+/* A block (copied) or a function and its context, to run later on `queue`, which it keeps
+ * alive until then, as libdispatch does. */
+static rc_work make_work(
+    void *group, void *queue, bool barrier, void *block, rc_function function, void *context) {
   rc_work work;
   if (block != 0) {
     void *copy = _Block_copy(block);
@@ -319,9 +370,20 @@ static void async_scheduled(
   }
   work.queue = queue;
   work.group = group;
+  dispatch_retain(queue);
   rc_sanitizer_block_marks(&work.marks, describe(queue), barrier);
+  return work;
+}
+
+static void async_scheduled(
+    const rc_interposer_hooks *hooks, void *group, void *queue, bool barrier, void *block,
+    rc_function function, void *context) {
+  rc_work work = make_work(group, queue, barrier, block, function, context);
   /* The real group counts the block, so that its waiters outside the scheduler wait for it. */
-  if (group != 0) rc_real_dispatch_group_enter()(group);
+  if (group != 0) {
+    hooks->group_entering(hooks->context, group);
+    rc_real_dispatch_group_enter()(group);
+  }
   hooks->queue_async(hooks->context, describe(queue), barrier, work);
   rc_leave_hooks();
 }
@@ -342,6 +404,7 @@ void rc_work_finish(rc_work work) {
     rc_set_mode(previous);
   }
   if (work.block != 0) _Block_release(work.block);
+  dispatch_release((void *)work.queue);
 }
 
 /* MARK: Work under Thread Sanitizer's eyes */
@@ -543,4 +606,212 @@ const char *dispatch_queue_get_label(void *queue) {
     }
   }
   return rc_real_dispatch_queue_get_label()(queue);
+}
+
+/* MARK: Deferred work: timers, group notifications, dispatch_apply */
+
+/* DISPATCH_TIME_FOREVER, and the top bit of a time on the monotonic clock or the wall clock. */
+static const uint64_t time_forever = ~(uint64_t)0;
+static const uint64_t monotonic_or_wall = (uint64_t)1 << 63;
+/* With it, the bit of a time on the wall clock. */
+static const uint64_t wall = (uint64_t)1 << 62;
+
+/* How far `when` lies ahead of now on its own clock, in nanoseconds (0 when passed), or -1 for
+ * DISPATCH_TIME_FOREVER, when libdispatch never runs the block. libdispatch keeps an uptime
+ * (dispatch_time) as it is, a monotonic time (Swift's concurrency runtime's) with the top bit
+ * set, and a wall-clock time (dispatch_walltime) as its negation. */
+static int64_t delay_until(uint64_t when) {
+  if (when == time_forever) return -1;
+  if (when == 0) return 0;
+  int64_t ahead;
+  if (!(when & monotonic_or_wall)) {
+    ahead = (int64_t)(when - dispatch_time(0, 0));
+  } else if (when & wall) {
+    ahead = -(int64_t)when - -(int64_t)dispatch_walltime(0, 0);
+  } else {
+    /* dispatch_time of the bit alone is now on the monotonic clock. */
+    ahead = (int64_t)((when & ~monotonic_or_wall)
+                      - (dispatch_time(monotonic_or_wall, 0) & ~monotonic_or_wall));
+  }
+  return ahead < 0 ? 0 : ahead;
+}
+
+static void after_scheduled(
+    const rc_interposer_hooks *hooks, uint64_t when, void *queue, void *block,
+    rc_function function, void *context) {
+  int64_t delay = delay_until(when);
+  rc_work work = make_work(0, queue, false, block, function, context);
+  hooks->queue_after(hooks->context, describe(queue), delay, work);
+  rc_leave_hooks();
+}
+
+void dispatch_after(uint64_t when, void *queue, void *block) {
+  const rc_interposer_hooks *hooks = rc_enter_hooks();
+  if (hooks == 0) return rc_real_dispatch_after()(when, queue, block);
+  after_scheduled(hooks, when, queue, block, 0, 0);
+}
+
+void dispatch_after_f(uint64_t when, void *queue, void *context, rc_function function) {
+  const rc_interposer_hooks *hooks = rc_enter_hooks();
+  if (hooks == 0) return rc_real_dispatch_after_f()(when, queue, context, function);
+  after_scheduled(hooks, when, queue, 0, function, context);
+}
+
+static void notify_scheduled(
+    const rc_interposer_hooks *hooks, void *group, void *queue, void *block, rc_function function,
+    void *context) {
+  rc_work work = make_work(0, queue, false, block, function, context);
+  /* Held until the notification is enqueued: the group is asked whether it is empty until then. */
+  dispatch_retain(group);
+  hooks->group_notify(hooks->context, group, describe(queue), work);
+  rc_leave_hooks();
+}
+
+void dispatch_group_notify(void *group, void *queue, void *block) {
+  const rc_interposer_hooks *hooks = rc_enter_hooks();
+  if (hooks == 0) return rc_real_dispatch_group_notify()(group, queue, block);
+  notify_scheduled(hooks, group, queue, block, 0, 0);
+}
+
+void dispatch_group_notify_f(void *group, void *queue, void *context, rc_function function) {
+  const rc_interposer_hooks *hooks = rc_enter_hooks();
+  if (hooks == 0) return rc_real_dispatch_group_notify_f()(group, queue, context, function);
+  notify_scheduled(hooks, group, queue, 0, function, context);
+}
+
+void dispatch_group_enter(void *group) {
+  const rc_interposer_hooks *hooks = rc_enter_hooks();
+  if (hooks == 0) return rc_real_dispatch_group_enter()(group);
+  hooks->group_entering(hooks->context, group);
+  rc_real_dispatch_group_enter()(group);
+  rc_leave_hooks();
+}
+
+bool rc_group_is_empty(const void *group) {
+  return rc_real_dispatch_group_wait()((void *)group, 0) == 0;
+}
+
+void rc_group_release(const void *group) { dispatch_release((void *)group); }
+
+/* The block of a dispatch_apply is called with the iteration's index. */
+static void invoke_apply_block(void *block, size_t index) {
+  ((void (*)(void *, size_t))((struct rc_block_layout *)block)->invoke)(block, index);
+}
+
+static void apply_scheduled(
+    const rc_interposer_hooks *hooks, size_t iterations, void *queue, void *block,
+    void (*function)(void *, size_t), void *context) {
+  /* DISPATCH_APPLY_AUTO (NULL) runs the iterations on a global queue. */
+  if (queue == 0) queue = dispatch_get_global_queue(0, 0);
+  rc_apply_work work = {.block = block, .function = function, .context = context, .queue = queue};
+  if (block != 0) {
+    work.function = invoke_apply_block;
+    work.context = block;
+  }
+  rc_sanitizer_block_marks(&work.marks, describe(queue), false);
+  hooks->apply(hooks->context, describe(queue), iterations, &work);
+  rc_leave_hooks();
+}
+
+void dispatch_apply(size_t iterations, void *queue, void *block) {
+  const rc_interposer_hooks *hooks = rc_enter_hooks();
+  if (hooks == 0) return rc_real_dispatch_apply()(iterations, queue, block);
+  apply_scheduled(hooks, iterations, queue, block, 0, 0);
+}
+
+void dispatch_apply_f(
+    size_t iterations, void *queue, void *context, void (*function)(void *, size_t)) {
+  const rc_interposer_hooks *hooks = rc_enter_hooks();
+  if (hooks == 0) return rc_real_dispatch_apply_f()(iterations, queue, context, function);
+  apply_scheduled(hooks, iterations, queue, 0, function, context);
+}
+
+/* One iteration, as the function the sanitizer's marks run. */
+typedef struct rc_iteration {
+  const rc_apply_work *work;
+  size_t index;
+} rc_iteration;
+
+static void run_iteration(void *argument) {
+  const rc_iteration *iteration = argument;
+  iteration->work->function(iteration->work->context, iteration->index);
+}
+
+void rc_apply_run(const rc_apply_work *work, size_t index) {
+  rc_iteration iteration = {.work = work, .index = index};
+  rc_push_current_queue(work->queue);
+  rc_thread_mode previous = rc_interposer_set_mode(RC_MODE_SUBJECT);
+  rc_sanitizer_run_block(&work->marks, true, run_iteration, &iteration);
+  rc_set_mode(previous);
+  rc_pop_current_queue();
+}
+
+/* MARK: What the scheduler does not control */
+
+/* Each is reported when code under test calls it under a scheduler, then runs as usual: its
+ * handlers run on libdispatch's threads, or it orders blocks in a way the scheduler does not
+ * model. */
+
+void *dispatch_source_create(const void *type, uintptr_t handle, uintptr_t mask, void *queue) {
+  rc_note_unseen(
+      "a dispatch source (DispatchSource), whose handlers run outside the schedule",
+      __builtin_return_address(0));
+  return rc_real_dispatch_source_create()(type, handle, mask, queue);
+}
+
+long dispatch_block_wait(void *block, uint64_t timeout) {
+  rc_note_unseen("DispatchWorkItem.wait (dispatch_block_wait)", __builtin_return_address(0));
+  return rc_real_dispatch_block_wait()(block, timeout);
+}
+
+void dispatch_block_notify(void *block, void *queue, void *notification) {
+  rc_note_unseen(
+      "DispatchWorkItem.notify (dispatch_block_notify), whose block runs outside the schedule",
+      __builtin_return_address(0));
+  rc_real_dispatch_block_notify()(block, queue, notification);
+}
+
+void dispatch_suspend(void *object) {
+  rc_note_unseen("a suspended queue (dispatch_suspend)", __builtin_return_address(0));
+  rc_real_dispatch_suspend()(object);
+}
+
+void dispatch_activate(void *object) {
+  rc_note_unseen("an initially inactive queue (dispatch_activate)", __builtin_return_address(0));
+  rc_real_dispatch_activate()(object);
+}
+
+void dispatch_set_target_queue(void *object, void *queue) {
+  rc_note_unseen(target_queue, __builtin_return_address(0));
+  rc_real_dispatch_set_target_queue()(object, queue);
+}
+
+static const char dispatch_io[] =
+    "dispatch I/O (DispatchIO, dispatch_read, dispatch_write), whose handlers run outside the schedule";
+
+void dispatch_read(int descriptor, size_t length, void *queue, void *handler) {
+  rc_note_unseen(dispatch_io, __builtin_return_address(0));
+  rc_real_dispatch_read()(descriptor, length, queue, handler);
+}
+
+void dispatch_write(int descriptor, void *data, void *queue, void *handler) {
+  rc_note_unseen(dispatch_io, __builtin_return_address(0));
+  rc_real_dispatch_write()(descriptor, data, queue, handler);
+}
+
+void *dispatch_io_create(unsigned long type, int descriptor, void *queue, void *cleanup) {
+  rc_note_unseen(dispatch_io, __builtin_return_address(0));
+  return rc_real_dispatch_io_create()(type, descriptor, queue, cleanup);
+}
+
+void *dispatch_io_create_with_path(
+    unsigned long type, const char *path, int flags, unsigned int mode, void *queue,
+    void *cleanup) {
+  rc_note_unseen(dispatch_io, __builtin_return_address(0));
+  return rc_real_dispatch_io_create_with_path()(type, path, flags, mode, queue, cleanup);
+}
+
+void *dispatch_io_create_with_io(unsigned long type, void *io, void *queue, void *cleanup) {
+  rc_note_unseen(dispatch_io, __builtin_return_address(0));
+  return rc_real_dispatch_io_create_with_io()(type, io, queue, cleanup);
 }

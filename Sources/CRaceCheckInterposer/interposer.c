@@ -67,6 +67,29 @@ RC_NOT_SANITIZED void *rc_resolve(const char *name, void *_Atomic *slot) {
   return function;
 }
 
+/* The libraries whose threads, sleeps and queues are their own machinery, not code under test's. */
+static const char *const machinery[] = {
+    "libdispatch.so", "libswift_Concurrency.so", "libswiftCore.so", "libstdc++.so",
+};
+
+const rc_interposer_hooks *rc_enter_hooks_from(const void *caller) {
+  if (!rc_is_subject()) return 0;
+  Dl_info found;
+  if (dladdr(caller, &found) && found.dli_fname != 0) {
+    for (size_t i = 0; i < sizeof machinery / sizeof *machinery; i++) {
+      if (strstr(found.dli_fname, machinery[i])) return 0;
+    }
+  }
+  return rc_enter_hooks();
+}
+
+void rc_note_unseen(const char *primitive, const void *caller) {
+  const rc_interposer_hooks *hooks = rc_enter_hooks_from(caller);
+  if (hooks == 0) return;
+  hooks->unseen(hooks->context, primitive);
+  rc_leave_hooks();
+}
+
 void rc_push_current_queue(const void *queue) {
   if (rc_current_queue_count < RC_QUEUE_DEPTH) rc_current_queues[rc_current_queue_count] = queue;
   rc_current_queue_count++;

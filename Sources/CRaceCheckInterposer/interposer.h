@@ -113,6 +113,15 @@ void *rc_resolve(const char *name, void *_Atomic *slot);
 #define RC_FORWARD(name, ...) \
   return atomic_load_explicit(&rc_forward_##name, memory_order_relaxed)(__VA_ARGS__)
 
+/* rc_enter_hooks for a call made from `caller` (a return address) by code under test: NULL
+ * also when the caller is in libdispatch or the Swift runtime, whose worker threads, sleeps
+ * and queues are their own machinery. */
+const rc_interposer_hooks *rc_enter_hooks_from(const void *caller);
+
+/* Under a scheduler, tells it that code under test used `primitive`, which it does not control:
+ * the check is inconclusive, naming it. The caller then forwards the call. */
+void rc_note_unseen(const char *primitive, const void *caller);
+
 /* The current queue of the calling controlled thread, as code under test asks for it. */
 void rc_push_current_queue(const void *queue);
 void rc_pop_current_queue(void);

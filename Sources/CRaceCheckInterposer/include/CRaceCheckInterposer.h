@@ -6,13 +6,19 @@
  * the names of libdispatch's, glibc's and the Swift runtime's:
  *
  *   dispatch_sync(_f), dispatch_barrier_sync(_f), dispatch_async(_f),
- *   dispatch_barrier_async(_f), dispatch_group_async(_f), dispatch_group_wait,
+ *   dispatch_barrier_async(_f), dispatch_group_async(_f), dispatch_group_enter, dispatch_group_wait,
  *   dispatch_group_leave, dispatch_semaphore_wait, dispatch_semaphore_signal,
  *   dispatch_get_specific, dispatch_queue_get_label, dispatch_queue_create(_with_target),
  *   dispatch_queue_attr_make_*, dispatch_get_global_queue, dispatch_block_create(_with_qos_class),
  *   pthread_mutex_lock, pthread_mutex_trylock, pthread_mutex_unlock,
  *   pthread_rwlock_rdlock, _wrlock, _tryrdlock, _trywrlock, _unlock,
  *   pthread_cond_wait, _timedwait, _signal, _broadcast,
+ *   dispatch_after(_f), dispatch_group_notify(_f), dispatch_apply(_f),
+ *   pthread_create, pthread_join, pthread_exit, nanosleep, clock_nanosleep, usleep, sleep,
+ *   and, only to report their use under a scheduler: dispatch_source_create,
+ *   dispatch_block_wait, dispatch_block_notify, dispatch_suspend, dispatch_activate,
+ *   dispatch_set_target_queue, dispatch_read, dispatch_write, dispatch_io_create(_with_path,
+ *   _with_io),
  *   swift_beginAccess, swift_allocObject, swift_allocBox,
  *   Synchronization's _MutexHandle._lockSlow, _unlockSlow and _tryLockSlow.
  *
@@ -42,7 +48,9 @@
 #ifndef CRACECHECK_INTERPOSER_H
 #define CRACECHECK_INTERPOSER_H
 
+#include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "CRaceCheckSanitizer.h"
@@ -84,6 +92,29 @@ typedef struct rc_work {
   /* Under Thread Sanitizer: the marks it runs under (see CRaceCheckSanitizer.h). */
   rc_block_marks marks;
 } rc_work;
+
+/* The iterations of a dispatch_apply: rc_apply_run runs one of them. */
+typedef struct rc_apply_work {
+  /* The block, or NULL for a function. */
+  void *block;
+  void (*function)(void *, size_t);
+  void *context;
+  /* The queue the iterations run on (a global one for DISPATCH_APPLY_AUTO). */
+  const void *queue;
+  /* Under Thread Sanitizer: the marks each iteration runs under. */
+  rc_block_marks marks;
+} rc_apply_work;
+
+/* A thread code under test creates with pthread_create: its start routine and argument, what
+ * the routine returned, and the scheduler's token for the controlled thread that runs it. */
+typedef struct rc_thread_routine {
+  void *(*function)(void *);
+  void *argument;
+  void *result;
+  /* The hooks of the scheduler the thread belongs to, and its token there. */
+  const struct rc_interposer_hooks *hooks;
+  void *token;
+} rc_thread_routine;
 
 /* What a thread can wait on for another thread's signal. */
 typedef enum rc_signal_kind {
@@ -153,6 +184,36 @@ typedef struct rc_interposer_hooks {
    * stores there: models the Mutex when the scheduler knows it, else says to forward. */
   rc_mutex_outcome (*mutex_slow)(
       void *context, void *word, rc_mutex_operation operation, uint32_t thread_id);
+  /* pthread_create, before the real thread exists: makes the controlled thread that will run
+   * `routine` and returns its token, which the new thread hands to thread_run. */
+  void *(*thread_create)(void *context, rc_thread_routine *routine);
+  /* The real pthread_create returned: `created` with the new thread's `handle`, or it failed
+   * and the controlled thread never runs. */
+  void (*thread_created)(void *context, void *token, pthread_t handle, bool created);
+  /* On the new thread: its whole life as a controlled thread, which runs the routine once the
+   * scheduler picks it (rc_thread_routine_run). */
+  void (*thread_run)(void *context, void *token);
+  /* pthread_exit on the calling thread: when it is a thread code under test created, ends it as
+   * a controlled thread, leaves it uncontrolled and returns true; false for any other thread. */
+  bool (*thread_exit)(void *context);
+  /* pthread_join: waits until the thread `handle` finished, when it is a controlled thread of
+   * this schedule, and returns true; false for any other thread, which the real join waits for. */
+  bool (*thread_join)(void *context, pthread_t handle);
+  /* dispatch_after: takes ownership of `work`, a timer that may fire `delay` nanoseconds of
+   * virtual time from now (negative: never), enqueuing it on its queue. */
+  void (*queue_after)(void *context, rc_queue queue, int64_t delay, rc_work work);
+  /* dispatch_group_notify: takes ownership of `work`, enqueued on its queue once `group`
+   * (retained until then) is empty. */
+  void (*group_notify)(void *context, const void *group, rc_queue queue, rc_work work);
+  /* `group` is about to be entered (dispatch_group_enter, or a block submitted with it): a
+   * notification of it that found it empty before is due, however soon it is entered. */
+  void (*group_entering)(void *context, const void *group);
+  /* dispatch_apply: runs the `iterations` of `work` on controlled threads and returns when all ran. */
+  void (*apply)(void *context, rc_queue queue, size_t iterations, const rc_apply_work *work);
+  /* A sleep of `nanoseconds` by code under test: a scheduling point; nothing really sleeps. */
+  void (*sleep)(void *context, int64_t nanoseconds);
+  /* Code under test used `primitive`, which the scheduler does not control: it is reported. */
+  void (*unseen)(void *context, const char *primitive);
 } rc_interposer_hooks;
 
 /* What a scheduler keeps in the lock word of a Mutex it models: no thread's id (a Linux thread
@@ -185,6 +246,18 @@ void rc_work_run(rc_work work);
 
 /* After the block ended on its queue: leaves its group, which its waiters see, and frees it. */
 void rc_work_finish(rc_work work);
+
+/* Runs iteration `index` of `work` as code under test on the calling (controlled) thread. */
+void rc_apply_run(const rc_apply_work *work, size_t index);
+
+/* Runs a created thread's start routine as code under test on its (controlled) thread. */
+void rc_thread_routine_run(rc_thread_routine *routine);
+
+/* Whether the dispatch group has no block or enter left to wait for (the real group's count). */
+bool rc_group_is_empty(const void *group);
+
+/* Gives up the reference group_notify's group held. */
+void rc_group_release(const void *group);
 
 
 /* Whether the dynamic linker binds the originals' names to the interposer's

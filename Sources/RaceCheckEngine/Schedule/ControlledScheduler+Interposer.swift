@@ -93,7 +93,8 @@ extension ControlledScheduler {
     record(me, "\(lock.name) release for reading")
   }
 
-  private func signalState(_ object: UnsafeRawPointer?, _ kind: rc_signal_kind) -> SignalState {
+  /// The semaphore, group or condition at `object`, made on its first use.
+  func signalState(_ object: UnsafeRawPointer?, _ kind: rc_signal_kind) -> SignalState {
     let address = UInt(bitPattern: object)
     if let known = signals[address] { return known }
     let word: String
@@ -378,6 +379,32 @@ final class InterposerHooks: @unchecked Sendable {
         mutex_slow: { context, word, operation, threadID in
           InterposerHooks.scheduler(context).mutexSlow(
             UInt(bitPattern: word), operation, threadID: threadID)
+        },
+        thread_create: { context, routine in
+          InterposerHooks.scheduler(context).createThread(routine!)
+        },
+        thread_created: { context, token, handle, created in
+          InterposerHooks.scheduler(context).threadCreated(token!, handle: handle, created: created)
+        },
+        thread_run: { context, token in InterposerHooks.scheduler(context).runThread(token!) },
+        thread_exit: { context in InterposerHooks.scheduler(context).exitThread() },
+        thread_join: { context, handle in InterposerHooks.scheduler(context).joinThread(handle) },
+        queue_after: { context, queue, delay, work in
+          InterposerHooks.scheduler(context).setTimer(
+            work, on: queue, after: delay < 0 ? nil : .nanoseconds(delay))
+        },
+        group_notify: { context, group, queue, work in
+          InterposerHooks.scheduler(context).notify(work, on: queue, when: group!)
+        },
+        group_entering: { context, _ in InterposerHooks.scheduler(context).noteConditions() },
+        apply: { context, queue, iterations, work in
+          InterposerHooks.scheduler(context).apply(work!, iterations: iterations, on: queue)
+        },
+        sleep: { context, nanoseconds in
+          InterposerHooks.scheduler(context).sleepVirtually(.nanoseconds(nanoseconds))
+        },
+        unseen: { context, primitive in
+          InterposerHooks.scheduler(context).noteUnseen(String(cString: primitive!))
         }))
   }
 

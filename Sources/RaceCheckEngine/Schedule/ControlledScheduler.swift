@@ -29,6 +29,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     case signal(SignalState, since: Int, timed: Bool)
     /// The lock word of a Mutex the scheduler does not model, at this address, to be free.
     case lockWord(UInt)
+    /// Something only the scheduler's own bookkeeping tells: a timer's turn, a group's emptiness.
+    case condition(Condition)
   }
 
   /// A semaphore, group or condition: how often controlled threads signaled it, and the clock they released.
@@ -78,6 +80,11 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     var call: Int?
     /// The queues the running call has left by `sync`, each with how many blocks it had started then.
     var queuesLeft: [(queue: QueueState, startsThen: Int)] = []
+    /// The handle code under test holds for it, when its `pthread_create` made it.
+    var handle: pthread_t?
+    /// Whether the schedule may end with it still waiting, as a program ends: a group's notification,
+    /// which a group never empty never sends, or a thread code under test started, waiting for work.
+    var mayNeverRun = false
 
     init(id: Int, name: String) {
       self.id = id
@@ -240,6 +247,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   private var nameCounts: [String: Int] = [:]
   /// The `async` calls' tasks seen so far, which numbers their columns.
   private var taskCount = 0
+  /// The timers `asyncAfter` set, and how far virtual time has gone.
+  var virtualTime = VirtualTime()
   private var ended = false
   /// Runs each controlled thread's work, when set: an exploration collects the expectations that fail on its threads.
   var runsEachThread: ((() -> Void) -> Void)?
@@ -294,6 +303,27 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     name: String, clock: VectorClock, wait: Wait, firstStep: StepFootprint = .unknown,
     onMainThread: Bool = false, body: @escaping (ControlledThread) -> Void
   ) -> ControlledThread {
+    let (controlled, run) = makeThread(
+      name: name, clock: clock, wait: wait, firstStep: firstStep, onMainThread: onMainThread,
+      body: body)
+    if onMainThread {
+      // Forwarded, not scheduled: the caller is not a controlled thread.
+      DispatchQueue.main.async { run.value() }
+      return controlled
+    }
+    let thread = Thread { run.value() }
+    thread.name = "rc-sched-\(controlled.id)"
+    // Only one runs at a time and a deadlocked schedule parks its threads for good: keep them small.
+    thread.stackSize = 1 << 20
+    thread.start()
+    return controlled
+  }
+
+  /// Makes a controlled thread and what runs it, its whole life, on the real thread the caller starts.
+  func makeThread(
+    name: String, clock: VectorClock, wait: Wait, firstStep: StepFootprint = .unknown,
+    onMainThread: Bool = false, body: @escaping (ControlledThread) -> Void
+  ) -> (ControlledThread, run: UncheckedBox<() -> Void>) {
     let controlled = ControlledThread(id: threads.count, name: name)
     controlled.nextStep = firstStep
     traceObserver?(.thread(name))
@@ -336,18 +366,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
         placement.release()
       }
     }
-    let block = UncheckedBox(run)
-    if onMainThread {
-      // Forwarded, not scheduled: the caller is not a controlled thread.
-      DispatchQueue.main.async { block.value() }
-      return controlled
-    }
-    let thread = Thread { block.value() }
-    thread.name = "rc-sched-\(controlled.id)"
-    // Only one runs at a time and a deadlocked schedule parks its threads for good: keep them small.
-    thread.stackSize = 1 << 20
-    thread.start()
-    return controlled
+    return (controlled, UncheckedBox(run))
   }
 
   func controlsCurrentThread() -> Bool {
@@ -374,7 +393,9 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     }
     let enabled = threads.filter { !$0.finished && isEnabled($0) }.map(\.id)
     guard !enabled.isEmpty else {
-      deadlock = deadlockOfBlockedThreads()
+      if !onlyThreadsThatMayNeverRunWait {
+        deadlock = deadlockOfBlockedThreads()
+      }
       end()
       park(me)
     }
@@ -387,12 +408,12 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   }
 
   /// Ends `me`'s run and hands over to the next thread, or ends the schedule.
-  private func finish(_ me: ControlledThread) {
+  func finish(_ me: ControlledThread) {
     // A thread that joins this one is ordered after all it did.
     SanitizerOrder.release(me, slot: 1)
     me.finished = true
     me.wait = .none
-    if threads.allSatisfy(\.finished) {
+    if onlyThreadsThatMayNeverRunWait {
       end()
       return
     }
@@ -412,6 +433,11 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     if next != me.id, enabled.contains(me.id) { preemptionSteps.append(choices.count) }
     choices.append(next)
     return next
+  }
+
+  /// Whether every thread has finished but those the schedule may end without, which wait.
+  private var onlyThreadsThatMayNeverRunWait: Bool {
+    threads.allSatisfy { $0.finished || ($0.mayNeverRun && !isEnabled($0)) }
   }
 
   /// The point the strategy decides, with each unfinished thread's next step when it reads them.
@@ -447,6 +473,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     case .gate(let gate): return gate.isOpen
     case .signal(let state, let since, let timed): return timed || state.generation > since
     case .lockWord(let word): return rc_mutex_word_load(UnsafeRawPointer(bitPattern: word)) == 0
+    case .condition(let condition): return condition.holds()
     }
   }
 
@@ -472,6 +499,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     case .lockWord(let word):
       what =
         "for a Mutex at 0x\(String(word, radix: 16)), which code the scheduler does not see holds"
+    case .condition(let condition): what = condition.description
     case .join(let ids):
       what =
         "for \(ids.filter { !threads[$0].finished }.map { threads[$0].name }.joined(separator: ", ")) to finish"
@@ -639,10 +667,11 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   /// Submits `body` to the queue, to run on a controlled thread of its own once the queue admits it.
   ///
   /// `afterEnd` runs once the block has left the queue: a group's leave happens then.
+  @discardableResult
   func submit(
     to state: QueueState, barrier: Bool, _ body: @escaping () -> Void,
     afterEnd: (() -> Void)? = nil
-  ) {
+  ) -> ControlledThread {
     let me = currentThread()
     point(me, next: .primitive(state.identity))
     note(state, barrier: barrier, me)
@@ -670,6 +699,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       state.taskColumn != nil
         ? "enqueues a job → \(block.name)"
         : "queue.async\(barrier ? "(flags: .barrier)" : "") '\(state.name)' → \(block.name)")
+    return block
   }
 
   /// A block's start or end as a trace step: `block start 'q'`, `barrier block end 'q'`.
