@@ -21,6 +21,8 @@ extension Catalogue {
     Fixture(row: 50, post: nil, target: profileAssertedAfterTheLoad),
     Fixture(row: 51, post: nil, target: staleSearchShown),
     Fixture(row: 52, post: nil, target: staleSearchDropped),
+    Fixture(row: 53, post: nil, target: completedByResponseAndTimeout),
+    Fixture(row: 54, post: nil, target: completedOnce),
   ]
 
   /// The targets of ``explorations``, for the command line.
@@ -201,6 +203,40 @@ extension Catalogue {
         #expect(model.results == ["swift result"])
       },
       summary: "StaleSearchShown fixed: the search checks for cancellation again after its fetch",
+      expectation: .pass)
+  }
+
+  // MARK: - A timeout that races the completion
+
+  private static var completedByResponseAndTimeout: Target {
+    Target(
+      Exploration("CompletedByResponseAndTimeout") {
+        let calls = CompletionCount()
+        let done = DispatchSemaphore(value: 0)
+        TimedProfileLoader().load(timeout: .seconds(5)) { _ in
+          let count = calls.increment()
+          #expect(count == 1, "the completion handler ran \(count) times")
+          done.signal()
+        }
+        done.wait()
+      },
+      summary: "a load whose 5 s timeout (asyncAfter) and response both call the completion handler",
+      expectation: .fail(.unclassified))
+  }
+
+  private static var completedOnce: Target {
+    Target(
+      Exploration("CompletedOnce") {
+        let calls = CompletionCount()
+        let done = DispatchSemaphore(value: 0)
+        OnceTimedProfileLoader().load(timeout: .seconds(5)) { _ in
+          let count = calls.increment()
+          #expect(count == 1, "the completion handler ran \(count) times")
+          done.signal()
+        }
+        done.wait()
+      },
+      summary: "CompletedByResponseAndTimeout fixed: the first of the two completes, once",
       expectation: .pass)
   }
 }
