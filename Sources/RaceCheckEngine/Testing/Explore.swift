@@ -60,10 +60,9 @@ public func explore(
   _ body: @escaping @Sendable () throws -> Void
 ) -> CheckReport {
   let exploration = Exploration(name ?? "\(fileID):\(line)", body)
-  let configuration = Configuration(
-    seed: seed, timeLimit: timeLimit, isolated: isolated,
-    schedule: ScheduleSettings(
-      strategy: strategy, preemptionBound: preemptionBound, schedulesPerScenario: schedules))
+  let configuration = Configuration.exploring(
+    strategy: strategy, schedules: schedules, preemptionBound: preemptionBound, seed: seed,
+    timeLimit: timeLimit, isolated: isolated)
   return check(
     exploration, configuration: configuration, function: function, fileID: fileID,
     filePath: filePath, line: line, column: column)
@@ -102,11 +101,23 @@ public func explore(
   _ body: @escaping @Sendable () async throws -> Void
 ) async -> CheckReport {
   let exploration = Exploration(name ?? "\(fileID):\(line)", body)
-  let configuration = Configuration(
-    seed: seed, timeLimit: timeLimit, isolated: isolated,
-    schedule: ScheduleSettings(
-      strategy: strategy, preemptionBound: preemptionBound, schedulesPerScenario: schedules))
+  let configuration = Configuration.exploring(
+    strategy: strategy, schedules: schedules, preemptionBound: preemptionBound, seed: seed,
+    timeLimit: timeLimit, isolated: isolated)
   return await check(
     exploration, configuration: configuration, function: function, fileID: fileID,
     filePath: filePath, line: line, column: column)
+}
+
+extension Configuration {
+  /// The configuration of an `explore` call's parameters.
+  fileprivate static func exploring(
+    strategy: ScheduleSettings.Strategy, schedules: Int, preemptionBound: Int, seed: UInt64?,
+    timeLimit: Duration?, isolated: Bool
+  ) -> Configuration {
+    Configuration(
+      seed: seed, timeLimit: timeLimit, isolated: isolated,
+      schedule: ScheduleSettings(
+        strategy: strategy, preemptionBound: preemptionBound, schedulesPerScenario: schedules))
+  }
 }

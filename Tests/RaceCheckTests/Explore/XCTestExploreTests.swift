@@ -4,23 +4,7 @@ import RaceCheck
 import XCTest
 
 /// Checks that `explore` hears an `XCTAssert…` that fails inside the explored body, in an XCTest method.
-final class XCTestExploreTests: XCTestCase {
-  private var recorded: [(description: String, line: Int)] = []
-
-  // Captures racecheck's failures instead of failing, so that the test can assert on them. In
-  // the isolated child, the body's own assertion failures reach XCTest, where racecheck hears them.
-  override func recordFailure(
-    withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
-    expected: Bool
-  ) {
-    if description.contains("racecheck:") {
-      recorded.append((description, lineNumber))
-    } else {
-      super.recordFailure(
-        withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-    }
-  }
-
+final class XCTestExploreTests: RaceCheckFailureCapturingCase {
   func testAnAssertionOnlySomeSchedulesBreakFailsTheExplorationAtItsLine() {
     let line = #line + 1
     let report = explore("XCTest appends", schedules: 200, seed: 1) {

@@ -4,24 +4,7 @@ import RaceCheckTestSupport
 import XCTest
 
 /// Checks that a failure inside an XCTest method reaches XCTest, at the line of the call.
-final class XCTestFailureTests: XCTestCase {
-  private var recorded: [(description: String, line: Int)] = []
-
-  // Captures racecheck's failures instead of failing, so the test can assert on them;
-  // the test's own assertions still fail it. XCTest then never reports racecheck's failure
-  // to its observers, so racecheck also prints the report to standard error.
-  override func recordFailure(
-    withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
-    expected: Bool
-  ) {
-    if description.contains("racecheck:") {
-      recorded.append((description, lineNumber))
-    } else {
-      super.recordFailure(
-        withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-    }
-  }
-
+final class XCTestFailureTests: RaceCheckFailureCapturingCase {
   func testFailingCheckFailsTheXCTestAtTheCallLine() {
     let line = #line + 1
     let report = check(GuardedInsertArray.spec, configuration: smallConfiguration())
