@@ -220,7 +220,8 @@ extension Catalogue {
         }
         done.wait()
       },
-      summary: "a load whose 5 s timeout (asyncAfter) and response both call the completion handler",
+      summary:
+        "a load whose 5 s timeout (asyncAfter) and response both call the completion handler",
       expectation: .fail(.unclassified))
   }
 
