@@ -12,6 +12,8 @@ struct FailureHTML {
   var scenario: Scenario
   /// Schedule mode: the interleaving of the failing schedule.
   var trace: InterleavingTrace?
+  /// Schedule mode: the preemptions of the schedule first found, when the trace's was shrunk to fewer.
+  var preemptionsBeforeShrinking: Int? = nil
   /// The operations that return nothing, whose results are left out.
   var voidOperations: Set<String>
   /// The smallest failing window of a non-linearizable history, as entry indexes, when it was worked out.
@@ -82,7 +84,7 @@ struct FailureHTML {
     if let trace {
       page.append(
         HTMLFragment.section(
-          "Interleaving (\(trace.steps.count) steps, \(trace.switches) switches)",
+          "Interleaving (\(trace.summary(preemptionsBeforeShrinking: preemptionsBeforeShrinking)))",
           class: "interleaving-section", trace.html))
     }
   }

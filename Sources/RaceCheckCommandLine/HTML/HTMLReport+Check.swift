@@ -92,8 +92,9 @@ extension HTMLReport {
     if let failure = report.failure {
       FailureHTML(
         evidence: failure.evidence, diagnosis: failure.diagnosis, findings: failure.findings ?? [],
-        scenario: failure.scenario, trace: failure.trace, voidOperations: report.voidOperations,
-        window: window
+        scenario: failure.scenario, trace: failure.trace,
+        preemptionsBeforeShrinking: failure.preemptionsBeforeShrinking,
+        voidOperations: report.voidOperations, window: window
       ).append(to: &page)
     }
     page.append(textReport(report.description))

@@ -56,7 +56,7 @@ extension HTMLReport {
       if let trace = report.trace {
         page.append(
           HTMLFragment.section(
-            "Interleaving (\(trace.steps.count) steps, \(trace.switches) switches)",
+            "Interleaving (\(trace.summary()))",
             class: "interleaving-section", trace.html))
       }
     }

@@ -31,7 +31,7 @@ extension CheckReport {
     }
     lines += [
       "",
-      "Interleaving (\(trace.steps.count) steps, \(trace.switches) switches\(preemptionsClause(failure, trace)); "
+      "Interleaving (\(trace.summary(preemptionsBeforeShrinking: failure.preemptionsBeforeShrinking)); "
         + "a change of column is a switch):",
       trace.render(),
       "",
@@ -44,12 +44,5 @@ extension CheckReport {
     lines += interruptionLines
     lines += replayLines(failure)
     return lines.joined(separator: "\n")
-  }
-
-  /// `, 2 preemptions, shrunk from 5`: the switches where the running thread could have gone on, and how many the schedule first found had.
-  private func preemptionsClause(_ failure: FailureReport, _ trace: InterleavingTrace) -> String {
-    guard let preemptions = trace.preemptions else { return "" }
-    let shrunk = failure.preemptionsBeforeShrinking.map { ", shrunk from \($0)" } ?? ""
-    return ", \(preemptions) preemption\(preemptions == 1 ? "" : "s")\(shrunk)"
   }
 }

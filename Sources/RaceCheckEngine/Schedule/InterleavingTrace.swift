@@ -34,4 +34,14 @@ package struct InterleavingTrace: Hashable, Sendable, Codable {
   package var scheduleString: String {
     schedule.map(String.init).joined(separator: ".")
   }
+
+  /// `11 steps, 2 switches, 1 preemption, shrunk from 2`: the trace's size as report headings give it, with how many preemptions the schedule first found had, when it was shrunk to fewer.
+  package func summary(preemptionsBeforeShrinking: Int? = nil) -> String {
+    var summary = "\(steps.count) steps, \(switches) switch\(switches == 1 ? "" : "es")"
+    if let preemptions {
+      summary += ", \(preemptions) preemption\(preemptions == 1 ? "" : "s")"
+      if let before = preemptionsBeforeShrinking { summary += ", shrunk from \(before)" }
+    }
+    return summary
+  }
 }
