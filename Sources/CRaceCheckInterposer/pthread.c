@@ -31,9 +31,15 @@ static bool is_recursive(const pthread_mutex_t *mutex) {
 /* The Swift runtime's own mutexes (metadata and conformance caches) guard short
  * critical sections of C++ that call back into no code under test. They stay
  * real: were one a scheduling point, a thread parked while holding it would
- * block the scheduler's own code, which takes the same mutexes, for good. */
+ * block the scheduler's own code, which takes the same mutexes, for good. So do
+ * the test frameworks' (Swift Testing's and XCTest's, which record an explored
+ * body's failed expectation) and libunwind's (which they take the expectation's
+ * backtrace with): they are not the code under test, and scheduled, they would fill
+ * a failing schedule's trace with hundreds of steps that change from one run to the
+ * next as the frameworks warm their caches, and its replay would diverge. */
 static const char *const runtime_libraries[] = {
     "libswiftCore.so", "libswift_Concurrency.so", "lib_FoundationICU.so", "libstdc++.so",
+    "libTesting.so",   "libXCTest.so",            "libunwind.so",
 };
 
 enum { RC_RUNTIME_RANGES = 16 };
