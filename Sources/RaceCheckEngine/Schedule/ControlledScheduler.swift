@@ -192,6 +192,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   private let maxSteps: Int
   /// The fault a racecheck test asked this scheduler to commit in its own code.
   var injectedFault: ScheduleSettings.InjectedFault?
+  /// Whether a race needs no more than two accesses nothing orders, as under partial-order reduction and its replays (``checkRace(on:by:_:step:)``).
+  var judgesRacesByOrderAlone = false
   /// The calling thread's controlled thread, if it has one: a key made once, because a thread a
   /// deadlocked schedule leaves parked keeps its value for good.
   private static let key: pthread_key_t = {
@@ -846,12 +848,13 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
 
   /// Reports a race of `me`'s access to `cell` with an earlier one of an operation or block that nothing orders before it.
   ///
-  /// A search of every schedule reports it only while the earlier one's operation or block
-  /// still runs, so that the trace shows the two could have been simultaneous. A reducing
-  /// search runs one schedule of each class of equivalent ones, which may be one where that
-  /// operation has ended: it reports the race from happens-before alone, which every schedule
-  /// of the class shares. Both find a race in some schedule of a scenario alike: the class of
-  /// a schedule with two unordered accesses holds one that runs the second right after the first.
+  /// Searches of schedules report it only while the earlier one's operation or block still
+  /// runs, so that the trace shows the two could have been simultaneous. Partial-order
+  /// reduction runs one schedule of each class of equivalent ones, which may be one where that
+  /// operation has ended: with ``judgesRacesByOrderAlone`` the race is reported from
+  /// happens-before alone, which every schedule of the class shares. Both find a race in some
+  /// schedule of a scenario alike: the class of a schedule with two unordered accesses holds
+  /// one that runs the second right after the first.
   func checkRace(
     on cell: VariableState, by me: ControlledThread, _ kind: SyncAccess, step: Int
   ) {
@@ -859,7 +862,6 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       thread: me.id, epoch: me.clock[me.id], activity: me.activity,
       inActivity: me.isBusy || !me.blocks.isEmpty, step: step, kind: kind,
       context: context(of: me), block: me.blocks.last.map { ($0.item, $0.queue) })
-    let judgesByOrderAlone = strategyBox.strategy.readsFootprints
     if race == nil, unseenSynchronization.isEmpty {
       var conflicts = cell.lastWrite.map { [$0] } ?? []
       if kind != .read { conflicts += cell.reads.values.sorted { $0.step < $1.step } }
@@ -868,7 +870,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       // simultaneous, and the trace shows it.
       if let earlier = conflicts.first(where: { other in
         other.thread != me.id && other.epoch > me.clock[other.thread]
-          && (judgesByOrderAlone ? other.inActivity : other.isStillRunning(in: threads))
+          && (judgesRacesByOrderAlone ? other.inActivity : other.isStillRunning(in: threads))
       }) {
         race = DataRace(
           cell: cell.name, first: DataRace.Access(kind: earlier.kind, context: earlier.context),

@@ -78,6 +78,8 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
   func run(schedule index: Int) -> Outcome? {
     let scheduler = ControlledScheduler(strategy: strategy, maxSteps: settings.maxSteps)
     scheduler.injectedFault = settings.injectedFault
+    // A replay of a schedule the reduction found judges its race as the reduction did.
+    scheduler.judgesRacesByOrderAlone = settings.strategy == .dpor
     if index == tracedSchedule, let observer {
       scheduler.traceObserver = { observer.traced($0) }
     }
