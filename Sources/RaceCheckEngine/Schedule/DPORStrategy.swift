@@ -1,12 +1,13 @@
 /// Depth-first search of one schedule per class of equivalent interleavings: stateless dynamic partial-order reduction with sleep sets (Flanagan and Godefroid, 2005).
 ///
 /// Two schedules are equivalent when they order every pair of conflicting steps alike
-/// (``StepFootprint``): they reach the same state. After each scheduling point the search
-/// looks back along the schedule for the last step that conflicts with a thread's next
-/// step and that nothing orders before it (happens-before, from program order and the
-/// conflicting steps), and marks the point before that step to try the thread there. A
-/// search that runs out of marked points has run one schedule of every class, so its pass
-/// covers every interleaving of the scenario, with no preemption bound.
+/// (``StepFootprint``): they reach the same state. Once a step has run, the search looks
+/// back along the schedule for the earlier steps of other threads it conflicts with and that
+/// nothing orders before it (happens-before, from program order and the conflicting steps),
+/// and marks the point before each to try there a thread that begins the other order (source
+/// sets, Abdulla et al., 2014). A search that runs out of marked points has run one schedule
+/// of every class, so its pass covers every interleaving of the scenario, with no preemption
+/// bound.
 ///
 /// Sleep sets (Godefroid, 1996) keep it from running a class twice: once a thread was tried
 /// at a point, the schedules through that point's later choices keep it asleep, not
