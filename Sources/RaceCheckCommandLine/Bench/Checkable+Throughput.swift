@@ -72,19 +72,26 @@ extension Checkable {
   package func explorations(shape: Configuration.Shape, scenarios: Int, settings: ScheduleSettings)
     -> [ScenarioExploration]
   {
+    (0..<scenarios).map { exploration(shape: shape, scenario: $0, settings: settings) }
+  }
+
+  /// Runs every schedule `settings`' strategy gives scenario number `index` of `shape`, up to its budget, failures included.
+  package func exploration(
+    shape: Configuration.Shape, scenario index: Int, settings: ScheduleSettings
+  )
+    -> ScenarioExploration
+  {
     let spec = spec
     let generator = ScenarioGenerator(spec: spec, shape: shape)
     let runner = ScheduleScenarioRunner(spec: spec, settings: settings)
-    return (0..<scenarios).map { index in
-      let request = RunRequest(
-        scenario: generator.scenario(seed: 0xBE7C, index: index), seed: UInt64(index),
-        invocations: settings.schedulesPerScenario, untilFirstFailure: false)
-      guard let result = try? runner.run(request) else {
-        return ScenarioExploration(schedules: 0, failed: true, complete: false)
-      }
-      return ScenarioExploration(
-        schedules: result.invocations, failed: result.failures > 0,
-        complete: result.exploredEverySchedule)
+    let request = RunRequest(
+      scenario: generator.scenario(seed: 0xBE7C, index: index), seed: UInt64(index),
+      invocations: settings.schedulesPerScenario, untilFirstFailure: false)
+    guard let result = try? runner.run(request) else {
+      return ScenarioExploration(schedules: 0, failed: true, complete: false)
     }
+    return ScenarioExploration(
+      schedules: result.invocations, failed: result.failures > 0,
+      complete: result.exploredEverySchedule)
   }
 }

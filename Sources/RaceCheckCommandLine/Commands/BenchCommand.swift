@@ -44,8 +44,16 @@ enum BenchCommand {
         "For 'dpor': the 2 × 3 scenarios of each target (default: \(ReductionBenchCommand.defaultScenarios))."
       ),
       .value(
+        "--targets", "T1,T2,…",
+        "For 'dpor': only these targets, as 'list' names them (default: every row the benchmark plan names)."
+      ),
+      .value(
         "--schedules", "N",
         "For 'dpor': the cap of each search, in schedules per scenario (default: \(ReductionBenchCommand.defaultCap))."
+      ),
+      .value(
+        "--factor", "N",
+        "For 'dpor': the unbounded search of a scenario stops past N times the reduction's schedules, if that is above the cap (default: \(ReductionBenchCommand.defaultFactor))."
       ),
       .flag(
         "--json",
@@ -61,8 +69,10 @@ enum BenchCommand {
       "read: kv/ (10, 100, 1000 keys; 1k, 10k, 100k operations), sequential/ (10k to 1M operations,",
       "no overlap) and cas/ (etcd-log registers, 10 and 20 clients, legal and with one impossible read).",
       "'bench dpor' explores every interleaving of each catalogue row's first 2 × 3 scenarios twice,",
-      "by depth-first search with no preemption bound and by partial-order reduction, and prints the",
-      "schedules each ran and whether their verdicts agree; it exits 1 when any disagree.",
+      "by partial-order reduction and by depth-first search with no preemption bound, and prints the",
+      "schedules each ran, each one's verdict and whether they agree; it exits 1 when any disagree.",
+      "The depth-first search stops past --factor times the reduction's schedules: its count and the",
+      "ratio are then lower bounds, printed after '>'.",
     ],
     execute: { parsed, context throws(UsageError) in try run(parsed, context) })
 

@@ -88,7 +88,7 @@ extension ControlledScheduler {
     lock.clock.join(me.clock)
     SanitizerOrder.release(lock)
     me.clock.tick(me.id)
-    me.heldLocks.removeFirst(lock.address)
+    dropHeldLock(lock.address, of: me)
     me.synchronizedInActivity = true
     record(me, "\(lock.name) release for reading")
   }

@@ -181,6 +181,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     var thread: Int
     var epoch: Int
     var activity: Int
+    /// Whether it ran in an operation or a block; one outside them never races.
+    var inActivity: Bool
     var step: Int
     var kind: SyncAccess
     var context: AccessContext
@@ -199,6 +201,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   private let maxSteps: Int
   /// The fault a racecheck test asked this scheduler to commit in its own code.
   var injectedFault: ScheduleSettings.InjectedFault?
+  /// Whether a race needs no more than two accesses nothing orders, as under partial-order reduction and its replays (``checkRace(on:by:_:step:)``).
+  var judgesRacesByOrderAlone = false
   /// The calling thread's controlled thread, if it has one: a key made once, because a thread a
   /// deadlocked schedule leaves parked keeps its value for good.
   private static let key: pthread_key_t = {
@@ -221,6 +225,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   /// The reads outside every queue, after leaving one, that another call's block on the queue preceded.
   private(set) var readsAfterLeaving: [ReadAfterLeaving] = []
   private(set) var cutOff = false
+  /// The locks the running thread released since its last scheduling point, which had no point of their own.
+  private var releasedInStep: [UInt] = []
   private var queues: [UInt: QueueState] = [:]
   private var locks: [UInt: LockState] = [:]
   /// Semaphores, groups and conditions by address.
@@ -293,6 +299,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     root.semaphore.signal()
     done.wait()
     releaseMutexes()
+    reportReleases()
     strategyBox.strategy.endSchedule(steps: choices.count, waiting: footprints())
     return true
   }
@@ -429,6 +436,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
 
   /// Asks the strategy which of `enabled` runs next and records the choice, noting a preemption when `me` could have gone on.
   private func decide(enabled: [Int], running me: ControlledThread) -> Int {
+    reportReleases()
     let next = strategyBox.strategy.choose(schedulingPoint(enabled: enabled, running: me))
     if next != me.id, enabled.contains(me.id) { preemptionSteps.append(choices.count) }
     choices.append(next)
@@ -449,7 +457,20 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   /// By thread, what each unfinished thread's next step touches, or nothing when the strategy does not read it.
   private func footprints() -> [StepFootprint?] {
     guard strategyBox.strategy.readsFootprints else { return [] }
-    return threads.map { $0.finished ? nil : $0.nextStep.adding(primitives: $0.heldLocks) }
+    return threads.map { $0.finished ? nil : $0.nextStep.holding(locks: $0.heldLocks) }
+  }
+
+  /// Tells the strategy which locks the step just run released, when it released any.
+  private func reportReleases() {
+    guard !releasedInStep.isEmpty else { return }
+    if strategyBox.strategy.readsFootprints { strategyBox.strategy.stepReleased(releasedInStep) }
+    releasedInStep = []
+  }
+
+  /// Notes that `me` no longer holds the lock at `address`, released with no scheduling point of its own.
+  func dropHeldLock(_ address: UInt, of me: ControlledThread) {
+    me.heldLocks.removeFirst(address)
+    releasedInStep.append(address)
   }
 
   private func end() {
@@ -792,7 +813,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     state.clock = me.clock
     SanitizerOrder.release(state)
     me.clock.tick(me.id)
-    me.heldLocks.removeFirst(state.address)
+    dropHeldLock(state.address, of: me)
     me.synchronizedInActivity = true
     record(me, "\(state.name) release")
   }
@@ -841,7 +862,9 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     retain(object)
     let cell = address(of: object)
     let state = variable(at: cell, kind: kind.rawValue, label: label)
-    point(me, next: access == .read ? .reads(cell) : .writes(cell))
+    // An atomic's every access joins clocks with the ones before it: their order matters.
+    point(
+      me, next: kind == .atomic ? .primitive(cell) : access == .read ? .reads(cell) : .writes(cell))
     let value = effect()
     let verb: String
     switch access {
@@ -885,20 +908,31 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       queuesLeft: thread.queuesLeft.map { UInt(bitPattern: ObjectIdentifier($0.queue)) })
   }
 
+  /// Reports a race of `me`'s access to `cell` with an earlier one of an operation or block that nothing orders before it.
+  ///
+  /// Searches of schedules report it only while the earlier one's operation or block still
+  /// runs, so that the trace shows the two could have been simultaneous. Partial-order
+  /// reduction runs one schedule of each class of equivalent ones, which may be one where that
+  /// operation has ended: with ``judgesRacesByOrderAlone`` the race is reported from
+  /// happens-before alone, which every schedule of the class shares. Both find a race in some
+  /// schedule of a scenario alike: the class of a schedule with two unordered accesses holds
+  /// one that runs the second right after the first.
   func checkRace(
     on cell: VariableState, by me: ControlledThread, _ kind: SyncAccess, step: Int
   ) {
     let access = Access(
-      thread: me.id, epoch: me.clock[me.id], activity: me.activity, step: step, kind: kind,
+      thread: me.id, epoch: me.clock[me.id], activity: me.activity,
+      inActivity: me.isBusy || !me.blocks.isEmpty, step: step, kind: kind,
       context: context(of: me), block: me.blocks.last.map { ($0.item, $0.queue) })
     if race == nil, unseenSynchronization.isEmpty {
       var conflicts = cell.lastWrite.map { [$0] } ?? []
       if kind != .read { conflicts += cell.reads.values.sorted { $0.step < $1.step } }
-      // A conflict counts when nothing orders it before this access and its operation or
-      // block is still running: the two could have been simultaneous, and the trace shows it.
+      // A conflict counts when nothing orders it before this access and, unless the search
+      // reduces, its operation or block is still running: the two could have been
+      // simultaneous, and the trace shows it.
       if let earlier = conflicts.first(where: { other in
         other.thread != me.id && other.epoch > me.clock[other.thread]
-          && other.isStillRunning(in: threads)
+          && (judgesRacesByOrderAlone ? other.inActivity : other.isStillRunning(in: threads))
       }) {
         race = DataRace(
           cell: cell.name, first: DataRace.Access(kind: earlier.kind, context: earlier.context),

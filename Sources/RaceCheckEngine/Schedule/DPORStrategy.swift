@@ -1,12 +1,19 @@
-/// Depth-first search of one schedule per class of equivalent interleavings: stateless dynamic partial-order reduction (Flanagan and Godefroid, 2005).
+/// Depth-first search of one schedule per class of equivalent interleavings: stateless dynamic partial-order reduction with sleep sets (Flanagan and Godefroid, 2005).
 ///
 /// Two schedules are equivalent when they order every pair of conflicting steps alike
-/// (``StepFootprint``): they reach the same state. After each scheduling point the search
-/// looks back along the schedule for the last step that conflicts with a thread's next
-/// step and that nothing orders before it (happens-before, from program order and the
-/// conflicting steps), and marks the point before that step to try the thread there. A
-/// search that runs out of marked points has run one schedule of every class, so its pass
-/// covers every interleaving of the scenario, with no preemption bound.
+/// (``StepFootprint``): they reach the same state. Once a step has run, the search looks
+/// back along the schedule for the earlier steps of other threads it conflicts with and that
+/// nothing orders before it (happens-before, from program order and the conflicting steps),
+/// and marks the point before each to try there a thread that begins the other order (source
+/// sets, Abdulla et al., 2014). A search that runs out of marked points has run one schedule
+/// of every class, so its pass covers every interleaving of the scenario, with no preemption
+/// bound.
+///
+/// Sleep sets (Godefroid, 1996) keep it from running a class twice: once a thread was tried
+/// at a point, the schedules through that point's later choices keep it asleep, not
+/// choosing it, until a step conflicting with its next one runs. A schedule whose every
+/// thread that can run is asleep only repeats classes already run: it runs on to its end,
+/// as a real schedule must, but marks nothing more.
 ///
 /// Stateless, as ``BoundedDFSStrategy``: each schedule replays the choices of the last one up
 /// to the deepest point with a marked thread not yet tried, takes it, and then lets the
@@ -20,6 +27,8 @@ struct DPORStrategy: ScheduleStrategy {
     var backtrack: Set<Int>
     /// The threads it has tried here.
     var done: Set<Int>
+    /// The threads asleep here: every schedule choosing one of them here is equivalent to one already run or on the way.
+    var asleep: Set<Int>
   }
 
   /// A step the current schedule ran: its thread, what it touched, and which steps happen before it.
@@ -28,6 +37,8 @@ struct DPORStrategy: ScheduleStrategy {
     var footprint: StepFootprint
     /// By thread, one more than the index of that thread's last step that happens before this one (or is it).
     var clock: [Int]
+    /// The thread's clock before the step, to record it again once the step says what it released.
+    var clockBefore: [Int]
   }
 
   private var nodes: [Node] = []
@@ -35,6 +46,12 @@ struct DPORStrategy: ScheduleStrategy {
   private var steps: [Step] = []
   /// By thread, one more than the index of each thread's last step that happens before this thread's next one.
   private var threadClocks: [[Int]] = []
+  /// By thread, what each thread's next step touched at the point of the last step: what a sleeping thread would do.
+  private var lastFootprints: [StepFootprint?] = []
+  /// Whether every thread that could run was asleep at some point of this schedule, which then marks nothing more.
+  private var isSleepBlocked = false
+  /// The threads the last step made, which start after all it did.
+  private var madeByLastStep: [Int] = []
 
   /// Creates a search that starts with the schedule in which every thread runs on while it can.
   init() {}
@@ -45,12 +62,15 @@ struct DPORStrategy: ScheduleStrategy {
     position = 0
     steps = []
     threadClocks = []
+    lastFootprints = []
+    isSleepBlocked = false
+    madeByLastStep = []
     if index == 0 {
       nodes = []
       return true
     }
     while var last = nodes.popLast() {
-      if let untried = last.backtrack.subtracting(last.done).min() {
+      if let untried = last.backtrack.subtracting(last.done).subtracting(last.asleep).min() {
         last.done.insert(untried)
         last.chosen = untried
         nodes.append(last)
@@ -65,76 +85,149 @@ struct DPORStrategy: ScheduleStrategy {
     let maker = steps.last.map { threadClocks[$0.thread] } ?? []
     while threadClocks.count <= thread { threadClocks.append([]) }
     threadClocks[thread] = maker
+    madeByLastStep.append(thread)
   }
 
   mutating func choose(_ point: SchedulingPoint) -> Int {
-    markRaces(of: point.footprints)
+    let goOn = point.enabled.contains(point.running) ? point.running : point.enabled[0]
+    guard !isSleepBlocked else { return goOn }
+    var asleep: Set<Int> = []
+    if position > 0 {
+      // The step before this point has run and said what it released: its races are known.
+      markRaces(ofStep: position - 1)
+      asleep = asleepAfterLastStep()
+    }
     let chosen: Int
     if position < nodes.count {
       let replayed = nodes[position].chosen
       // The code under test is deterministic given the schedule, so the replayed prefix fits.
       chosen = point.enabled.contains(replayed) ? replayed : point.enabled[0]
+      nodes[position].asleep = asleep
     } else {
-      chosen = point.enabled.contains(point.running) ? point.running : point.enabled[0]
+      let awake = point.enabled.filter { !asleep.contains($0) }
+      guard let first = awake.first else {
+        isSleepBlocked = true
+        return goOn
+      }
+      chosen = awake.contains(point.running) ? point.running : first
       nodes.append(
-        Node(enabled: point.enabled, chosen: chosen, backtrack: [chosen], done: [chosen]))
+        Node(
+          enabled: point.enabled, chosen: chosen, backtrack: [chosen], done: [chosen],
+          asleep: asleep))
     }
+    lastFootprints = point.footprints
     let footprint = point.footprints.indices.contains(chosen) ? point.footprints[chosen] : nil
-    run(chosen, footprint ?? .unknown)
+    // What the step may release is known once it ran (``stepReleased(_:)``).
+    run(chosen, (footprint ?? .unknown).ran(releasing: []))
     position += 1
     return chosen
+  }
+
+  mutating func stepReleased(_ addresses: [UInt]) {
+    guard !isSleepBlocked, let last = steps.popLast() else { return }
+    let made = madeByLastStep
+    threadClocks[last.thread] = last.clockBefore
+    run(last.thread, last.footprint.ran(releasing: addresses))
+    // The threads it made start after the release too.
+    for thread in made { threadClocks[thread] = threadClocks[last.thread] }
+    madeByLastStep = made
   }
 
   mutating func endSchedule(steps: Int, waiting: [StepFootprint?]) {
     // A thread that never ran again still races with what ran before it: a deadlock is a
     // state like any other, and another order may avoid it or reach another one.
-    markRaces(of: waiting)
+    guard !isSleepBlocked else { return }
+    if !self.steps.isEmpty { markRaces(ofStep: self.steps.count - 1) }
+    for (thread, footprint) in waiting.enumerated() {
+      guard let footprint else { continue }
+      let before = clock(of: thread)
+      markRaces(
+        of: thread, footprint, before: self.steps.count, clockBefore: before,
+        clockAfter: clock(after: before, of: thread, footprint))
+    }
   }
 
-  /// For each thread's next step, marks the point before the last step it races with.
+  /// The threads asleep after the last step: those asleep or tried before it at its point, whose next step does not conflict with it.
+  private func asleepAfterLastStep() -> Set<Int> {
+    let node = nodes[position - 1]
+    let step = steps[position - 1]
+    return node.asleep.union(node.done).filter { thread in
+      guard thread != step.thread, lastFootprints.indices.contains(thread),
+        let next = lastFootprints[thread]
+      else { return false }
+      return !next.conflicts(with: step.footprint)
+    }
+  }
+
+  /// Marks the races of step `index`, which has run, with the steps before it.
+  private mutating func markRaces(ofStep index: Int) {
+    let step = steps[index]
+    markRaces(
+      of: step.thread, step.footprint, before: index, clockBefore: step.clockBefore,
+      clockAfter: step.clock)
+  }
+
+  /// Marks, for each step before `end` that `thread`'s step touching `footprint` races with, a thread to try at the point before it.
   ///
-  /// The racing step is the last earlier step of another thread that conflicts with it and
-  /// does not happen before it. At the point before that step, the thread itself is tried
-  /// if it could run there; else a thread whose later step leads to it, or, failing one,
-  /// every thread that could run.
-  private mutating func markRaces(of footprints: [StepFootprint?]) {
-    for (thread, footprint) in footprints.enumerated() {
-      guard let footprint else { continue }
-      let clock = clock(of: thread)
-      guard
-        let racing = steps.indices.reversed().first(where: { index in
-          let step = steps[index]
-          return step.thread != thread && step.footprint.conflicts(with: footprint)
-            && !happensBefore(index, clock)
-        })
-      else { continue }
-      let before = nodes[racing]
-      if before.enabled.contains(thread) {
-        nodes[racing].backtrack.insert(thread)
-      } else if let leading = before.enabled.first(where: { candidate in
-        steps.indices.dropFirst(racing + 1).contains { later in
-          steps[later].thread == candidate && happensBefore(later, clock)
+  /// A racing step is an earlier step of another thread that conflicts with it and that
+  /// nothing else orders before it (`clockBefore`, the thread's clock before the step). To
+  /// run the two the other way round, the steps after the racing one that do not depend on
+  /// it can run first, then this step (source sets, Abdulla et al., 2014): the point before
+  /// the racing step must try a thread that begins that sequence, an initial of it, unless it
+  /// tries one already. `clockAfter` says which earlier steps this one depends on. Where
+  /// no initial could run at that point, it tries every thread that could.
+  private mutating func markRaces(
+    of thread: Int, _ footprint: StepFootprint, before end: Int, clockBefore: [Int],
+    clockAfter: [Int]
+  ) {
+    for racing in 0..<end
+    where steps[racing].thread != thread && steps[racing].footprint.conflicts(with: footprint)
+      && !happensBefore(racing, clockBefore)
+    {
+      let independent = (racing + 1..<end).filter { !happensBefore(racing, steps[$0].clock) }
+      var initials: Set<Int> = []
+      var started: Set<Int> = []
+      for (offset, later) in independent.enumerated() {
+        let (laterThread, clock) = (steps[later].thread, steps[later].clock)
+        guard started.insert(laterThread).inserted else { continue }
+        if !independent[..<offset].contains(where: { happensBefore($0, clock) }) {
+          initials.insert(laterThread)
         }
-      }) {
-        nodes[racing].backtrack.insert(leading)
-      } else {
-        nodes[racing].backtrack.formUnion(before.enabled)
+      }
+      if !started.contains(thread),
+        !independent.contains(where: { happensBefore($0, clockAfter) })
+      {
+        initials.insert(thread)
+      }
+      let node = nodes[racing]
+      let candidates = initials.intersection(node.enabled)
+      if candidates.isEmpty {
+        nodes[racing].backtrack.formUnion(node.enabled)
+      } else if candidates.isDisjoint(with: node.backtrack) {
+        nodes[racing].backtrack.insert(candidates.contains(thread) ? thread : candidates.min()!)
       }
     }
   }
 
   /// Records that `thread` ran a step touching `footprint`: it happens after the thread's earlier steps and after every earlier step it conflicts with.
   private mutating func run(_ thread: Int, _ footprint: StepFootprint) {
-    var clock = clock(of: thread)
+    let before = clock(of: thread)
+    let clock = clock(after: before, of: thread, footprint)
+    steps.append(Step(thread: thread, footprint: footprint, clock: clock, clockBefore: before))
+    madeByLastStep = []
+    while threadClocks.count <= thread { threadClocks.append([]) }
+    threadClocks[thread] = clock
+  }
+
+  /// The clock of `thread`'s step touching `footprint`, run next after a clock of `before`: it happens after every step it conflicts with.
+  private func clock(after before: [Int], of thread: Int, _ footprint: StepFootprint) -> [Int] {
+    var clock = before
     for step in steps where step.thread != thread && step.footprint.conflicts(with: footprint) {
       join(&clock, step.clock)
     }
-    let index = steps.count
     while clock.count <= thread { clock.append(0) }
-    clock[thread] = index + 1
-    steps.append(Step(thread: thread, footprint: footprint, clock: clock))
-    while threadClocks.count <= thread { threadClocks.append([]) }
-    threadClocks[thread] = clock
+    clock[thread] = steps.count + 1
+    return clock
   }
 
   private func clock(of thread: Int) -> [Int] {

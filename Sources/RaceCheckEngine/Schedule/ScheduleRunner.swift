@@ -89,6 +89,8 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
   func run(schedule index: Int) -> Outcome? {
     let scheduler = ControlledScheduler(strategy: strategy, maxSteps: settings.maxSteps)
     scheduler.injectedFault = settings.injectedFault
+    // A replay of a schedule the reduction found judges its race as the reduction did.
+    scheduler.judgesRacesByOrderAlone = settings.strategy == .dpor
     if index == tracedSchedule, let observer {
       scheduler.traceObserver = { observer.traced($0) }
     }
@@ -145,9 +147,11 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
     }
     // The other columns' threads are made first, so that column k is always thread k.
     let others = scenario.columns.indices.dropFirst().map { column in
-      // Its first step, up to its first call, only starts it: the gate is the history's.
+      // Its first step, up to its first call, only starts it: the gate is the history's. With
+      // no call, it is the thread's end, which the join waits for.
       scheduler.spawn(
-        name: "Thread \(column)", clock: VectorClock(), wait: .gate(gate), firstStep: .call
+        name: "Thread \(column)", clock: VectorClock(), wait: .gate(gate),
+        firstStep: scenario.columns[column].isEmpty ? .unknown : .call
       ) { [self] thread in
         observer?.threadStarts(column)
         thread.clock.join(gate.clock)

@@ -8,12 +8,16 @@ protocol ScheduleStrategy {
   mutating func threadCreated(_ thread: Int)
   /// The thread to run at `point`, one of its enabled threads.
   mutating func choose(_ point: SchedulingPoint) -> Int
+  /// Called, before the next point is chosen or the schedule ends, when the step just run released the locks at `addresses` without a scheduling point of its own, when the strategy reads footprints.
+  mutating func stepReleased(_ addresses: [UInt])
   /// Called when the schedule ends after `steps` scheduling points; `waiting` holds, by thread, the next step of each thread that never ran again (a deadlock, a cut-off), nil for a finished one, when the strategy reads footprints.
   mutating func endSchedule(steps: Int, waiting: [StepFootprint?])
 }
 
 extension ScheduleStrategy {
   var readsFootprints: Bool { false }
+
+  mutating func stepReleased(_ addresses: [UInt]) {}
 }
 
 /// Chooses uniformly among the threads that can run; schedule `index` draws from its own derived seed.

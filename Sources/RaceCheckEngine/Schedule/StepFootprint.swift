@@ -8,30 +8,34 @@
 struct StepFootprint: Hashable, Sendable {
   /// The one thing a step names as touched.
   enum Touch: Hashable, Sendable {
-    /// A read of the memory at this address: a cell, an atomic's load, a stored property.
+    /// A read of the memory at this address: a cell, a stored property.
     case read(UInt)
     /// A write or an update of the memory at this address.
     case write(UInt)
-    /// A primitive at this address, whose state every step on it changes: a lock, a queue, a semaphore, a group, a condition, a Mutex's word.
+    /// A primitive at this address, whose state every step on it changes: a lock, a queue, a semaphore, a group, a condition, an atomic, a Mutex's word.
     case primitive(UInt)
-    /// The history, where an operation's call or return is recorded: their order is part of what a check judges.
-    case history
+    /// An operation's call, recorded in the history.
+    case call
+    /// An operation's return, recorded in the history.
+    ///
+    /// A check judges a history by its results and by which operation returned before
+    /// which other one was called, so a return conflicts with another thread's call only:
+    /// two calls, or two returns, in either order leave the same history.
+    case `return`
   }
 
   /// What the step names as touched.
   private(set) var touches: [Touch]
-  /// Whether the step ends an operation or a queue block.
+  /// The locks the thread holds, which the step may release without a scheduling point of its own.
   ///
-  /// An access racing another is reported only while the other's operation or block still
-  /// runs (``ControlledScheduler/checkRace(on:by:_:step:)``), so an end is ordered against
-  /// every access of memory: the search then tries the access on both sides of it.
-  private(set) var endsActivity: Bool
+  /// Conflicts count them, as the step may release them; once the step ran, the scheduler
+  /// says which it did release (``ScheduleStrategy/stepReleased(_:)``), and only those stay.
+  private(set) var releasable: [Touch] = []
   /// Whether the scheduler cannot tell what the step touches.
   private(set) var isUnknown: Bool
 
-  private init(_ touches: [Touch], endsActivity: Bool = false, isUnknown: Bool = false) {
+  private init(_ touches: [Touch], isUnknown: Bool = false) {
     self.touches = touches
-    self.endsActivity = endsActivity
     self.isUnknown = isUnknown
   }
 
@@ -45,23 +49,33 @@ struct StepFootprint: Hashable, Sendable {
   static func primitive(_ address: UInt) -> StepFootprint { .init([.primitive(address)]) }
 
   /// A step that records an operation's call.
-  static let call = StepFootprint([.history])
+  static let call = StepFootprint([.call])
 
   /// A step that records an operation's return, which ends it.
-  static let callReturns = StepFootprint([.history], endsActivity: true)
+  ///
+  /// The end of an operation or of a queue block changes no race partial-order reduction
+  /// reports, judged by happens-before alone (``ControlledScheduler/checkRace(on:by:_:step:)``),
+  /// so it conflicts with no access.
+  static let callReturns = StepFootprint([.return])
 
   /// A step that ends a block of the queue at `address`, which lets the blocks behind it in.
-  static func blockEnds(_ queue: UInt) -> StepFootprint {
-    .init([.primitive(queue)], endsActivity: true)
-  }
+  static func blockEnds(_ queue: UInt) -> StepFootprint { .primitive(queue) }
 
   /// A step whose effect the scheduler cannot name: it conflicts with every step.
   static let unknown = StepFootprint([], isUnknown: true)
 
-  /// This footprint and the primitives at `addresses`: the locks a thread holds, which any step of it may release without a scheduling point first.
-  func adding(primitives addresses: [UInt]) -> StepFootprint {
+  /// This footprint, by a thread holding the locks at `addresses`, any of which the step may release without a scheduling point first.
+  func holding(locks addresses: [UInt]) -> StepFootprint {
     guard !addresses.isEmpty, !isUnknown else { return self }
     var footprint = self
+    footprint.releasable = addresses.map(Touch.primitive)
+    return footprint
+  }
+
+  /// The footprint of the step once it ran, having released the primitives at `addresses` and no other lock it held.
+  func ran(releasing addresses: [UInt]) -> StepFootprint {
+    var footprint = self
+    footprint.releasable = []
     footprint.touches += addresses.map(Touch.primitive)
     return footprint
   }
@@ -69,9 +83,12 @@ struct StepFootprint: Hashable, Sendable {
   /// Whether this step and `other`, made by different threads, may leave another state in the other order.
   func conflicts(with other: StepFootprint) -> Bool {
     if isUnknown || other.isUnknown { return true }
-    if endsActivity, other.touchesMemoryOrHistory { return true }
-    if other.endsActivity, touchesMemoryOrHistory { return true }
-    return touches.contains { touch in other.touches.contains { Self.conflict(touch, $0) } }
+    return Self.conflict(touches, other.touches) || Self.conflict(touches, other.releasable)
+      || Self.conflict(releasable, other.touches) || Self.conflict(releasable, other.releasable)
+  }
+
+  private static func conflict(_ first: [Touch], _ second: [Touch]) -> Bool {
+    first.contains { touch in second.contains { conflict(touch, $0) } }
   }
 
   private static func conflict(_ first: Touch, _ second: Touch) -> Bool {
@@ -79,19 +96,10 @@ struct StepFootprint: Hashable, Sendable {
     case (.read(let one), .write(let other)), (.write(let one), .read(let other)),
       (.write(let one), .write(let other)), (.primitive(let one), .primitive(let other)):
       return one == other
-    case (.history, .history):
+    case (.call, .return), (.return, .call):
       return true
     default:
       return false
-    }
-  }
-
-  private var touchesMemoryOrHistory: Bool {
-    touches.contains { touch in
-      switch touch {
-      case .read, .write, .history: return true
-      case .primitive: return false
-      }
     }
   }
 }

@@ -136,10 +136,10 @@ extension RaceCheckTestSuite {
     static let twoByOne = Configuration.Shape(
       threads: 2, operationsPerThread: 1, initialOperations: 0, postOperations: 1)
 
-    /// Rows of locks, barrier queues, properties and a Mutex, failing and passing.
+    /// Rows of locks, barrier queues, properties and a Mutex, failing and passing, one by a data race.
     @Test(arguments: [
       "AtomicCounter", "LockedCounter", "SomeStringLocked", "SomeStringConcurrentNoBarrier",
-      "MutexCountStore", "MutexCountStoreFixed",
+      "MutexCountStore", "MutexCountStoreFixed", "LockedWriteUnlockedRead",
     ])
     func theReductionReachesTheVerdictsOfTheFullSearch(name: String) throws {
       let target = try #require(scheduleTargets.first { $0.name == name })
