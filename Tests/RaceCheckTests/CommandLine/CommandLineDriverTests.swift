@@ -207,7 +207,7 @@ extension RaceCheckTestSuite {
         Set(document.keys) == [
           "target", "verdict", "inconclusive", "seed", "search", "scenarios", "invocations",
           "seconds", "secondsToFind", "secondsShrinking", "interruptedBy", "failure", "diagnosis",
-          "scenario", "crash", "trace",
+          "failedExpectations", "scenario", "crash", "trace",
           "reproPath", "failedInvocations", "replayCommand", "specError", "originalScenario",
           "shrinkSteps", "shrinkingCutShort", "shard", "scenarioIndex", "internalFault",
         ])

@@ -124,6 +124,21 @@ extension RaceCheckTestSuite {
       ArticleCheck.passes(SafeArrayCheck(largest: 4), isolated: true)
     }
 
+    @Test func aDriverOfYourOwnBodiesToExplore() {
+      // Never called: the driver exits the process.
+      let runDriver: () -> Never = {
+        let fanOut = Exploration("ThumbnailFanOut") {
+          let fetcher = ThumbnailFetcher()
+          fetcher.fetchAll([1, 2])
+          #expect(fetcher.thumbnails.sorted() == [10, 20])
+        }
+        CommandLineDriver.main(targets: [
+          Target(fanOut, summary: "a fan-out", expectation: .fail(.unsynchronizedAccess))
+        ])
+      }
+      _ = runDriver
+    }
+
     @Test func aDriverOfYourOwnTargets() {
       let cacheSpec = Spec("Cache", make: ClickCounter.init, model: CounterModel()) {
         Operation("get") { (counter: ClickCounter) in counter.value }
@@ -140,9 +155,26 @@ extension RaceCheckTestSuite {
     }
   }
 
-  /// The article's example of `actor-reentrancy`: it fails by design, so it is compiled, never run (row 29 runs its shape).
-  @Suite(.disabled("fails by design with actor-reentrancy; the catalogue's row 29 checks it"))
+  /// The articles' examples that fail by design (`actor-reentrancy`, and the bodies to explore), so they are compiled, never run: rows 29, 41 and 49 run their shapes.
+  @Suite(.disabled("fail by design; the catalogue's rows 29, 41 and 49 check them"))
   struct FailingArticleExamplesTests {
+    @Test func fanOutKeepsEveryThumbnail() {
+      explore {
+        let fetcher = ThumbnailFetcher()
+        fetcher.fetchAll([1, 2])  // one global-queue block per id, then group.wait()
+        #expect(fetcher.thumbnails.sorted() == [10, 20])
+      }
+    }
+
+    @Test func profileShowsTheLoadedName() async {
+      await explore { @MainActor in
+        let model = ProfileViewModel()
+        model.onAppear()  // starts Task { name = await ProfileService.fetchName() }
+        await Task.yield()
+        #expect(model.name == "Ada")
+      }
+    }
+
     @Test func accountNeverOverdraws() async {
       let spec = Spec("BankAccount", make: BankAccount.init, model: 0) {
         Operation("balance") { (account: BankAccount) in
@@ -293,3 +325,35 @@ actor BankAccount {
 }
 
 func audit(_ amount: Int) async { await Task.yield() }  // a call that suspends, as I/O does
+
+/// Fetches thumbnails in parallel, one global-queue block each, appending to one array unguarded.
+final class ThumbnailFetcher: @unchecked Sendable {
+  private(set) var thumbnails: [Int] = []
+
+  func fetchAll(_ ids: [Int]) {
+    let group = DispatchGroup()
+    for id in ids {
+      DispatchQueue.global().async(group: group) { self.thumbnails.append(id * 10) }
+    }
+    group.wait()
+  }
+}
+
+/// A view model whose `onAppear()` starts a task that loads the name.
+@MainActor final class ProfileViewModel {
+  private(set) var name = "—"
+
+  nonisolated init() {}
+
+  func onAppear() {
+    Task { name = await ProfileService.fetchName() }
+  }
+}
+
+/// A backend call that suspends off the main actor.
+enum ProfileService {
+  static func fetchName() async -> String {
+    await Task.yield()
+    return "Ada"
+  }
+}
