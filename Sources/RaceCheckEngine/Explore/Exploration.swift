@@ -9,12 +9,11 @@
 /// on an error the body throws, on a crash or a trap (in an isolated child), a deadlock, a
 /// data race the scheduler's vector clocks show, or a schedule that never ends.
 ///
-/// From a test, call `explore { … }`; an exploration is also a ``Checkable``, so a
-/// ``Target`` of the command line
-/// (`racecheck explore NAME`), with repro files and `racecheck replay`:
+/// From a test, call `explore { … }`; for the command line, `Target(exploring:)` makes one
+/// a target (`racecheck explore NAME`), with repro files and `racecheck replay`:
 ///
 /// ```swift
-/// let target = Target(Exploration("fan-out") {
+/// let target = Target(exploring: "fan-out") {
 ///   let results = UnsafeResults()
 ///   let group = DispatchGroup()
 ///   for index in 0..<2 {
@@ -22,14 +21,14 @@
 ///   }
 ///   group.wait()
 ///   precondition(results.count == 2)
-/// })
+/// }
 /// ```
 ///
 /// The body makes its own state each time: state kept from one schedule to the next would
 /// make the schedules depend on each other, and a replay could not run one alone.
-public struct Exploration: Checkable {
+package struct Exploration: Checkable {
   /// The exploration's name, which reports, repro files and the command line use.
-  public let name: String
+  package let name: String
   private let body: Body
 
   /// The code an exploration runs.
@@ -39,19 +38,19 @@ public struct Exploration: Checkable {
   }
 
   /// Creates an exploration of a synchronous body.
-  public init(_ name: String, _ body: @escaping @Sendable () throws -> Void) {
+  package init(_ name: String, _ body: @escaping @Sendable () throws -> Void) {
     self.name = name
     self.body = .synchronous(body)
   }
 
   /// Creates an exploration of an `async` body, which runs in a task whose jobs the scheduler runs.
-  public init(_ name: String, _ body: @escaping @Sendable () async throws -> Void) {
+  package init(_ name: String, _ body: @escaping @Sendable () async throws -> Void) {
     self.name = name
     self.body = .asynchronous(body)
   }
 
   /// A spec of one operation, the body, which schedule mode runs on thread 0 of a one-call scenario.
-  public var spec: Spec<ExploredRun, ExploredRun.Model> {
+  package var spec: Spec<ExploredRun, ExploredRun.Model> {
     let operation: Operation<ExploredRun, ExploredRun.Model>
     switch body {
     case .synchronous(let body):
@@ -77,9 +76,9 @@ public struct Exploration: Checkable {
 }
 
 /// The subject of an ``Exploration``'s spec: nothing, as the body makes its own state.
-public final class ExploredRun: Sendable {
+package final class ExploredRun: Sendable {
   /// The model of an exploration: the body has no result to check, only expectations.
-  public struct Model: Hashable, Sendable {}
+  package struct Model: Hashable, Sendable {}
 
   init() {}
 }
@@ -100,5 +99,31 @@ extension Configuration {
     configuration.scenarios = 1
     configuration.firstScenario = 0
     return configuration
+  }
+}
+
+extension Target {
+  /// Creates a target that explores a synchronous body under the controlled scheduler (`racecheck explore NAME`), with the summary and expectation `list` and `demo` show.
+  ///
+  /// ```swift
+  /// let fanOut = Target(exploring: "FanOut", expectation: .fail(.unsynchronizedAccess)) {
+  ///   let fetcher = ThumbnailFetcher()
+  ///   fetcher.fetchAll([1, 2])
+  ///   #expect(fetcher.thumbnails.sorted() == [10, 20])
+  /// }
+  /// ```
+  public init(
+    exploring name: String, summary: String = "", expectation: Expectation? = nil,
+    _ body: @escaping @Sendable () throws -> Void
+  ) {
+    self.init(Exploration(name, body), summary: summary, expectation: expectation)
+  }
+
+  /// Creates a target that explores an `async` body under the controlled scheduler (`racecheck explore NAME`), with the summary and expectation `list` and `demo` show.
+  public init(
+    exploring name: String, summary: String = "", expectation: Expectation? = nil,
+    _ body: @escaping @Sendable () async throws -> Void
+  ) {
+    self.init(Exploration(name, body), summary: summary, expectation: expectation)
   }
 }

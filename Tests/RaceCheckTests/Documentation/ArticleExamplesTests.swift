@@ -127,14 +127,12 @@ extension RaceCheckTestSuite {
     @Test func aDriverOfYourOwnBodiesToExplore() {
       // Never called: the driver exits the process.
       let runDriver: () -> Never = {
-        let fanOut = Exploration("ThumbnailFanOut") {
+        let fanOut = Target(exploring: "FanOut", expectation: .fail(.unsynchronizedAccess)) {
           let fetcher = ThumbnailFetcher()
           fetcher.fetchAll([1, 2])
           #expect(fetcher.thumbnails.sorted() == [10, 20])
         }
-        CommandLineDriver.main(targets: [
-          Target(fanOut, summary: "a fan-out", expectation: .fail(.unsynchronizedAccess))
-        ])
+        CommandLineDriver.main(targets: [fanOut])
       }
       _ = runDriver
     }
