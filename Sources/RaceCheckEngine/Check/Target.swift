@@ -21,7 +21,7 @@ public struct Target: Sendable {
   /// The target's name: its spec's, which its reports and repro files carry.
   public var name: String { checkable.name }
 
-  /// Whether the target is a body to explore (``Exploration``), which runs only in schedule mode.
+  /// Whether the target is a body to explore (`Target(exploring:)`), which runs only in schedule mode.
   public var isExploration: Bool { Self.isExploration(checkable) }
 
   private static func isExploration(_ checkable: some Checkable) -> Bool {
