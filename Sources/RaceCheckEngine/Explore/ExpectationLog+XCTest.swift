@@ -3,15 +3,15 @@
   import XCTest
 
   extension ExpectationLog {
-    /// Runs `body` with `log` told of every XCTest failure recorded meanwhile.
+    /// Runs `schedule`, adding to the log every XCTest failure recorded meanwhile, on any thread.
     ///
     /// XCTest records an `XCTAssert…` failure against the test case running, from whatever
     /// thread, and tells its observers; only one schedule runs at a time in a process.
-    static func listeningToXCTest(_ log: ExpectationLog, during body: () -> Void) {
+    package func listening(during schedule: () -> Void) {
       let listener = XCTestExpectationListener.registered
-      listener.logs.withLock { $0.append(log) }
-      defer { listener.logs.withLock { $0.removeAll { $0 === log } } }
-      body()
+      listener.logs.withLock { $0.append(self) }
+      defer { listener.logs.withLock { $0.removeAll { $0 === self } } }
+      schedule()
     }
   }
 
@@ -39,7 +39,7 @@
   }
 #else
   extension ExpectationLog {
-    /// Without XCTest, only Swift Testing's issues are heard.
-    static func listeningToXCTest(_ log: ExpectationLog, during body: () -> Void) { body() }
+    /// Runs `schedule`: without XCTest, only Swift Testing's issues are heard.
+    package func listening(during schedule: () -> Void) { schedule() }
   }
 #endif

@@ -49,11 +49,6 @@ package final class ExpectationLog: Sendable {
       return true
     }
   }
-
-  /// Runs `schedule`, adding to the log every XCTest failure recorded meanwhile, on any thread.
-  package func listening(during schedule: () -> Void) {
-    Self.listeningToXCTest(self, during: schedule)
-  }
 }
 
 extension ExpectationFailure {

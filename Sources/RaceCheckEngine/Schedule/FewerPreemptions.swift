@@ -88,8 +88,8 @@ extension ScheduleScenarioRunner {
 }
 
 extension ObservedFailure {
-  /// Whether a schedule with fewer preemptions shows the same failure: the same kind, the same named bug, and for an explored body the same first expectation.
-  fileprivate func failsAlike(_ original: ObservedFailure) -> Bool {
+  /// Whether another schedule of the same scenario shows the same failure: the same kind, the same named bug, and for an explored body the same first expectation.
+  func failsAlike(_ original: ObservedFailure) -> Bool {
     evidence.kind == original.evidence.kind
       && diagnosis?.pattern == original.diagnosis?.pattern
       && evidence.failedExpectations?.first?.location

@@ -114,10 +114,9 @@ extension CheckSession {
     var replay = request(scenario, index: index, invocations: 1, deadline: shrinkDeadline)
     replay.replaying = trace.schedule
     replay.fewerPreemptions = true
-    guard var shrunk = (try? run(replay))?.failure,
-      shrunk.evidence.kind == failure.evidence.kind,
-      shrunk.diagnosis?.pattern == failure.diagnosis?.pattern
-    else { return failure }
+    guard var shrunk = (try? run(replay))?.failure, shrunk.failsAlike(failure) else {
+      return failure
+    }
     // The schedule the search found it in, which its replay line starts from.
     shrunk.schedule?.index = failure.schedule?.index ?? 0
     return shrunk
