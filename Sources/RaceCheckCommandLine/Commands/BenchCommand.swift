@@ -41,7 +41,7 @@ enum BenchCommand {
       ),
       .value(
         "--scenarios", "N",
-        "For 'dpor': the 2 × 3 scenarios of each target (default: \(ReductionBenchCommand.defaultScenarios))."
+        "For 'dpor': the 2 × 3 scenarios of each target (default: \(ReductionBenchCommand.defaultScenarios)); a body to explore has one."
       ),
       .value(
         "--targets", "T1,T2,…",

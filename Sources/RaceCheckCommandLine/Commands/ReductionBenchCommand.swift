@@ -35,12 +35,16 @@ enum ReductionBenchCommand {
         context.printError("\(context.programName): the benchmark plan names \(name), no target")
         return .internalError
       }
+      // A body to explore is one scenario of one call, as `explore` runs it.
+      let body = Configuration().exploringABody
+      let (shape, scenarios) =
+        target.isExploration ? (body.shape, body.scenarios) : (Benchmarks.twoByThree, scenarios)
       let reduced = target.checkable.explorations(
-        shape: Benchmarks.twoByThree, scenarios: scenarios,
+        shape: shape, scenarios: scenarios,
         settings: ScheduleSettings(strategy: .dpor, schedulesPerScenario: cap))
       let full = reduced.enumerated().map { index, reduced in
         target.checkable.exploration(
-          shape: Benchmarks.twoByThree, scenario: index,
+          shape: shape, scenario: index,
           settings: ScheduleSettings(
             strategy: .exhaustive, preemptionBound: unboundedPreemptions,
             schedulesPerScenario: reduced.complete

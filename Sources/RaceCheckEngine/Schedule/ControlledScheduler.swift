@@ -133,6 +133,11 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       isGlobal = queue.isGlobal
     }
 
+    /// Whether a block submitted with the barrier flag or without runs alone: every block of a serial queue does, a barrier does on a concurrent queue but the global ones.
+    func runsAlone(flagged: Bool) -> Bool {
+      !isConcurrent || (flagged && !isGlobal)
+    }
+
     /// Whether `item` may start now, in GCD's order.
     func canStart(_ item: QueueItem) -> Bool {
       guard let index = pending.firstIndex(where: { $0 === item }) else { return false }
@@ -608,9 +613,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   }
 
   private func item(_ queue: QueueState, thread: Int, flagged: Bool) -> QueueItem {
-    QueueItem(
-      thread: thread, barrier: !queue.isConcurrent || (flagged && !queue.isGlobal),
-      flaggedBarrier: flagged)
+    QueueItem(thread: thread, barrier: queue.runsAlone(flagged: flagged), flaggedBarrier: flagged)
   }
 
   private func start(_ item: QueueItem, on queue: QueueState, _ me: ControlledThread) {
@@ -646,7 +649,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   /// Waits until the queue admits a `sync` block of the calling thread, which then runs it.
   func enterQueue(_ state: QueueState, barrier: Bool) {
     let me = currentThread()
-    point(me, next: .primitive(state.identity))
+    point(
+      me, next: .enqueuesAndMayStart(state.identity, alone: state.runsAlone(flagged: barrier)))
     note(state, barrier: barrier, me)
     let item = item(state, thread: me.id, flagged: barrier)
     if let held = me.blocks.last(where: { $0.queue === state }), held.item.barrier || item.barrier {
@@ -659,7 +663,9 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     state.pending.append(item)
     if !state.canStart(item) {
       record(me, "queue.sync '\(state.name)' waits")
-      point(me, waiting: .admission(state, item), next: .primitive(state.identity))
+      point(
+        me, waiting: .admission(state, item),
+        next: .admission(state.identity, alone: item.barrier))
     }
     start(item, on: state, me)
     record(
@@ -672,7 +678,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     let me = currentThread()
     let (state, item) = me.blocks[me.blocks.count - 1]
     // Leaving the queue lets waiting blocks in: a visible effect, so other threads may run first.
-    point(me, next: .blockEnds(state.identity))
+    point(me, next: .admission(state.identity, alone: item.barrier))
     finishBlock(item, on: state, me)
     me.queuesLeft.append((state, state.starts.count))
     record(me, "queue.sync exit '\(state.name)'")
@@ -694,21 +700,21 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     afterEnd: (() -> Void)? = nil
   ) -> ControlledThread {
     let me = currentThread()
-    point(me, next: .primitive(state.identity))
+    point(me, next: .enqueues(state.identity))
     note(state, barrier: barrier, me)
     let item = item(state, thread: threads.count, flagged: barrier)
     state.pending.append(item)
     let block = spawn(
       name: state.taskColumn ?? "Block \(threads.count) on '\(state.name)'", clock: me.clock,
-      wait: .admission(state, item), firstStep: .primitive(state.identity)
+      wait: .admission(state, item), firstStep: .admission(state.identity, alone: item.barrier)
     ) { [self] block in
       start(item, on: state, block)
       block.activity += 1
       block.isBusy = true
       record(block, state.taskColumn != nil ? "job starts" : blockStep(barrier, "start", state))
       asSubject(body)
-      // What runs after the block (a group's leave) touches more than its queue.
-      point(block, next: afterEnd == nil ? .blockEnds(state.identity) : .unknown)
+      // What runs after the block, a group's leave, goes through a scheduling point of its own.
+      point(block, next: .admission(state.identity, alone: item.barrier))
       finishBlock(item, on: state, block)
       record(block, state.taskColumn != nil ? "job ends" : blockStep(barrier, "end", state))
       afterEnd?()

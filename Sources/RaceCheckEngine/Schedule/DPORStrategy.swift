@@ -169,8 +169,9 @@ struct DPORStrategy: ScheduleStrategy {
 
   /// Marks, for each step before `end` that `thread`'s step touching `footprint` races with, a thread to try at the point before it.
   ///
-  /// A racing step is an earlier step of another thread that conflicts with it and that
-  /// nothing else orders before it (`clockBefore`, the thread's clock before the step). To
+  /// A racing step is an earlier step of another thread that races with it
+  /// (``StepFootprint/races(with:)``), that nothing else orders before it (`clockBefore`,
+  /// the thread's clock before the step), and that did not let the thread run. To
   /// run the two the other way round, the steps after the racing one that do not depend on
   /// it can run first, then this step (source sets, Abdulla et al., 2014): the point before
   /// the racing step must try a thread that begins that sequence, an initial of it, unless it
@@ -181,8 +182,8 @@ struct DPORStrategy: ScheduleStrategy {
     clockAfter: [Int]
   ) {
     for racing in 0..<end
-    where steps[racing].thread != thread && steps[racing].footprint.conflicts(with: footprint)
-      && !happensBefore(racing, clockBefore)
+    where steps[racing].thread != thread && steps[racing].footprint.races(with: footprint)
+      && !happensBefore(racing, clockBefore) && !enabled(thread, byStep: racing)
     {
       let independent = (racing + 1..<end).filter { !happensBefore(racing, steps[$0].clock) }
       var initials: Set<Int> = []
@@ -207,6 +208,17 @@ struct DPORStrategy: ScheduleStrategy {
         nodes[racing].backtrack.insert(candidates.contains(thread) ? thread : candidates.min()!)
       }
     }
+  }
+
+  /// Whether step `index` let `thread` run: it could not before the step, and could after it.
+  ///
+  /// Such a step cannot be run after `thread`'s next one, whatever it touches: a release
+  /// before the acquire it allowed, a block's end before the start it let in. The other
+  /// order, where the thread goes first, begins before whatever had held it back (the other
+  /// thread's acquire), and the search tries it there, as that step's race.
+  private func enabled(_ thread: Int, byStep index: Int) -> Bool {
+    guard !nodes[index].enabled.contains(thread) else { return false }
+    return nodes.indices.contains(index + 1) && nodes[index + 1].enabled.contains(thread)
   }
 
   /// Records that `thread` ran a step touching `footprint`: it happens after the thread's earlier steps and after every earlier step it conflicts with.

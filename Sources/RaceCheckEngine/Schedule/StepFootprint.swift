@@ -12,8 +12,18 @@ struct StepFootprint: Hashable, Sendable {
     case read(UInt)
     /// A write or an update of the memory at this address.
     case write(UInt)
-    /// A primitive at this address, whose state every step on it changes: a lock, a queue, a semaphore, a group, a condition, an atomic, a Mutex's word.
+    /// A primitive at this address, whose state every step on it changes: a lock, a queue's order of blocks, a semaphore, a group, a condition, an atomic, a Mutex's word.
     case primitive(UInt)
+    /// A block's start or end on the queue at this address; `alone` for a block that runs alone on it, as a serial queue's blocks and a concurrent queue's barriers do.
+    ///
+    /// Where one of two blocks runs alone, the start and the end of the one conflict with
+    /// the start and the end of the other, so that the later block's steps happen after the
+    /// earlier block's start, and after its end once the later one has started. Blocks that
+    /// may run side by side order nothing. The two orders of such a pair are never both
+    /// possible: which block a queue admits when follows from the order the blocks were
+    /// enqueued in (``primitive(_:)`` steps, which do race). So a search never reverses
+    /// them (``races(with:)``).
+    case admission(UInt, alone: Bool)
     /// An operation's call, recorded in the history.
     case call
     /// An operation's return, recorded in the history.
@@ -58,8 +68,18 @@ struct StepFootprint: Hashable, Sendable {
   /// so it conflicts with no access.
   static let callReturns = StepFootprint([.return])
 
-  /// A step that ends a block of the queue at `address`, which lets the blocks behind it in.
-  static func blockEnds(_ queue: UInt) -> StepFootprint { .primitive(queue) }
+  /// A step that enqueues a block on the queue at `address`: the order of enqueues is the order the queue runs its blocks in.
+  static func enqueues(_ queue: UInt) -> StepFootprint { .primitive(queue) }
+
+  /// A step that enqueues a block on the queue at `address` and may start it at once, as `sync` does on an idle queue; `alone` for a block that runs alone on it.
+  static func enqueuesAndMayStart(_ queue: UInt, alone: Bool) -> StepFootprint {
+    .init([.primitive(queue), .admission(queue, alone: alone)])
+  }
+
+  /// A step that starts or ends a block of the queue at `address`, `alone` for one that runs alone on it: an end lets the blocks behind it in.
+  static func admission(_ queue: UInt, alone: Bool) -> StepFootprint {
+    .init([.admission(queue, alone: alone)])
+  }
 
   /// A step whose effect the scheduler cannot name: it conflicts with every step.
   static let unknown = StepFootprint([], isUnknown: true)
@@ -80,22 +100,37 @@ struct StepFootprint: Hashable, Sendable {
     return footprint
   }
 
-  /// Whether this step and `other`, made by different threads, may leave another state in the other order.
+  /// Whether this step and `other`, made by different threads, are ordered: the later one happens after the earlier.
+  ///
+  /// They may leave another state in the other order, or, for a queue's starts and ends,
+  /// the later one could not have run before the earlier one.
   func conflicts(with other: StepFootprint) -> Bool {
+    touchesConflict(with: other, admissionsCount: true)
+  }
+
+  /// Whether this step and `other`, made by different threads, conflict in a way a search must try in the other order too.
+  func races(with other: StepFootprint) -> Bool {
+    touchesConflict(with: other, admissionsCount: false)
+  }
+
+  private func touchesConflict(with other: StepFootprint, admissionsCount: Bool) -> Bool {
     if isUnknown || other.isUnknown { return true }
-    return Self.conflict(touches, other.touches) || Self.conflict(touches, other.releasable)
-      || Self.conflict(releasable, other.touches) || Self.conflict(releasable, other.releasable)
+    let conflict = { (first: [Touch], second: [Touch]) in
+      first.contains { touch in
+        second.contains { Self.conflict(touch, $0, admissionsCount: admissionsCount) }
+      }
+    }
+    return conflict(touches, other.touches) || conflict(touches, other.releasable)
+      || conflict(releasable, other.touches) || conflict(releasable, other.releasable)
   }
 
-  private static func conflict(_ first: [Touch], _ second: [Touch]) -> Bool {
-    first.contains { touch in second.contains { conflict(touch, $0) } }
-  }
-
-  private static func conflict(_ first: Touch, _ second: Touch) -> Bool {
+  private static func conflict(_ first: Touch, _ second: Touch, admissionsCount: Bool) -> Bool {
     switch (first, second) {
     case (.read(let one), .write(let other)), (.write(let one), .read(let other)),
       (.write(let one), .write(let other)), (.primitive(let one), .primitive(let other)):
       return one == other
+    case (.admission(let one, let oneAlone), .admission(let other, let otherAlone)):
+      return admissionsCount && one == other && (oneAlone || otherAlone)
     case (.call, .return), (.return, .call):
       return true
     default:

@@ -23,6 +23,51 @@ extension UnitTestSuite {
       expectTheSameFinalStates(batch: batch, programs: 15, SimulatedProgram.generatedOperations)
     }
 
+    @Test(arguments: 0..<2)
+    func theReducedSearchReachesExactlyTheFinalStatesOfTheFullOneWithQueuedBlocks(batch: UInt64) {
+      expectTheSameFinalStates(batch: batch, programs: 15, SimulatedProgram.generatedQueues)
+    }
+
+    @Test func blocksOnOneSerialQueueNeedOneScheduleForEachOrderOfTheirEnqueues() {
+      // The queue runs the blocks one after the other: which block wrote last depends only on
+      // which thread enqueued first, so the starts and ends need no other order tried.
+      let program = SimulatedProgram(
+        threads: [[.async(queue: 0, block: 0)], [.async(queue: 0, block: 1)]],
+        blocks: [[.read(0), .write(0)], [.read(0), .write(0)]])
+      let reduced = program.finalStates(under: DPORStrategy())
+      let full = program.finalStates(
+        under: BoundedDFSStrategy(bound: SimulatedProgram.unboundedPreemptions))
+      #expect(reduced.states == full.states)
+      // Block 0's thread 2 writes 3 and block 1's thread 3 then 34, or thread 3 writes 4 first.
+      #expect(Set(reduced.states.map { $0.variables[0] }) == [34, 43])
+      #expect(!reduced.states.contains { $0.raced })
+      #expect(reduced.schedules == 2)
+      #expect(full.schedules == 10)
+    }
+
+    @Test func blocksOnAConcurrentQueueOverlapUnlessOneIsABarrier() {
+      // Block 0 (thread 2) reads and writes 10 × r + 3, block 1 (thread 3) writes 4: side by
+      // side, block 1's write may fall between block 0's read and write, and is lost.
+      let sideBySide = SimulatedProgram(
+        threads: [[.async(queue: 1, block: 0)], [.async(queue: 1, block: 1)]],
+        blocks: [[.read(0), .write(0)], [.write(0)]])
+      let reduced = sideBySide.finalStates(under: DPORStrategy())
+      let full = sideBySide.finalStates(
+        under: BoundedDFSStrategy(bound: SimulatedProgram.unboundedPreemptions))
+      #expect(reduced.states == full.states)
+      #expect(Set(reduced.states.map { $0.variables[0] }) == [3, 4, 43])
+      let barrier = SimulatedProgram(
+        threads: [[.async(queue: 1, block: 0)], [.async(queue: 1, block: 1, barrier: true)]],
+        blocks: [[.read(0), .write(0)], [.write(0)]])
+      let ordered = barrier.finalStates(under: DPORStrategy())
+      #expect(
+        ordered.states
+          == barrier.finalStates(
+            under: BoundedDFSStrategy(bound: SimulatedProgram.unboundedPreemptions)
+          ).states)
+      #expect(Set(ordered.states.map { $0.variables[0] }) == [4, 43])
+    }
+
     private func expectTheSameFinalStates(
       batch: UInt64, programs: Int = 50, _ generate: (UInt64) -> SimulatedProgram
     ) {
@@ -136,6 +181,12 @@ struct SimulatedProgram: CustomStringConvertible {
     case call
     /// Ends the running operation, recording its return.
     case `return`
+    /// Enqueues the program's block of this index on the queue of this index, serial for queue 0, concurrent for queue 1, as a barrier or not: a thread of its own runs it once the queue admits it.
+    case async(queue: Int, block: Int, barrier: Bool = false)
+    /// A queued block's first step: the queue admits it, once the blocks it must run after ended; `alone` for one that runs alone on its queue.
+    case blockStart(queue: Int, alone: Bool)
+    /// A queued block's last step, which may let blocks waiting for it in.
+    case blockEnd(queue: Int, alone: Bool)
 
     var description: String {
       switch self {
@@ -148,6 +199,10 @@ struct SimulatedProgram: CustomStringConvertible {
       case .probe(let lock): "probe l\(lock)"
       case .call: "call"
       case .return: "return"
+      case .async(let queue, let block, let barrier):
+        "q\(queue).async(\(barrier ? "barrier " : "")block \(block))"
+      case .blockStart(let queue, let alone): "start\(alone ? " alone" : "") on q\(queue)"
+      case .blockEnd(let queue, let alone): "end\(alone ? " alone" : "") on q\(queue)"
       }
     }
 
@@ -175,12 +230,42 @@ struct SimulatedProgram: CustomStringConvertible {
   static let variableCount = 3
 
   let threads: [[Instruction]]
+  /// The blocks `async` enqueues, each run by a thread of its own, numbered after the program's threads.
+  let blocks: [[Instruction]]
+
+  init(threads: [[Instruction]], blocks: [[Instruction]] = []) {
+    self.threads = threads
+    self.blocks = blocks
+  }
 
   var description: String {
-    threads.enumerated().map {
+    let blockLines = blocks.enumerated().map {
+      "block \($0.offset): " + $0.element.map(\.description).joined(separator: "; ")
+    }
+    return threads.enumerated().map {
       "thread \($0.offset): " + $0.element.map(\.description).joined(separator: "; ")
     }
-    .joined(separator: "\n")
+    .joined(separator: "\n") + blockLines.map { "\n" + $0 }.joined()
+  }
+
+  /// The thread that runs block `block`: blocks are numbered after the program's threads, whatever order they are enqueued in.
+  func thread(runningBlock block: Int) -> Int { threads.count + block }
+
+  /// Whether the queue of this index runs one block at a time: queue 0 does, queue 1 runs blocks side by side but its barriers.
+  static func isSerial(queue: Int) -> Bool { queue == 0 }
+
+  /// By thread, what it runs: a queued block's thread starts and ends on its queue.
+  private var instructionsByThread: [[Instruction]] {
+    var admission: [Int: (queue: Int, alone: Bool)] = [:]
+    for case .async(let queue, let block, let barrier) in (threads + blocks).joined() {
+      admission[block] = (queue, Self.isSerial(queue: queue) || barrier)
+    }
+    return threads
+      + blocks.enumerated().map { block, instructions in
+        let (queue, alone) = admission[block] ?? (0, true)
+        return [.blockStart(queue: queue, alone: alone)] + instructions
+          + [.blockEnd(queue: queue, alone: alone)]
+      }
   }
 
   /// A program of two or three threads, each of a few accesses to three variables, some inside one or two of two locks.
@@ -238,6 +323,24 @@ struct SimulatedProgram: CustomStringConvertible {
     return SimulatedProgram(threads: threads)
   }
 
+  /// A program of two threads that each enqueue a block of one or two accesses on a serial or a concurrent queue, maybe as a barrier, with an access before or after.
+  static func generatedQueues(seed: UInt64) -> SimulatedProgram {
+    var random = SplitMix64(seed: seed)
+    let threads = (0..<2).map { block in
+      let submit = Instruction.async(
+        queue: random.below(2), block: block, barrier: random.below(2) == 0)
+      let access = randomAccess(&random)
+      return random.below(2) == 0 ? [access, submit] : [submit, access]
+    }
+    let blocks = (0..<2).map { _ in
+      (0..<(1 + random.below(2))).map { _ in
+        random.below(3) == 0
+          ? Instruction.probe(random.below(2)) : randomAccess(&random)
+      }
+    }
+    return SimulatedProgram(threads: threads, blocks: blocks)
+  }
+
   private static func randomAccess(_ random: inout SplitMix64) -> Instruction {
     switch random.below(3) {
     case 0: .read(random.below(variableCount))
@@ -278,6 +381,18 @@ struct SimulatedProgram: CustomStringConvertible {
     }
 
     let program: SimulatedProgram
+    /// By thread, what it runs, the blocks' threads included.
+    let instructions: [[Instruction]]
+    /// By thread, whether it was made: the program's threads are, a block's once enqueued.
+    var made: [Bool]
+    /// By queue, the threads of its blocks enqueued and not yet started, in order, and whether each runs alone.
+    var pendingBlocks: [Int: [(thread: Int, alone: Bool)]] = [:]
+    /// By queue, the threads of the blocks it runs, and whether each runs alone.
+    var runningBlocks: [Int: [(thread: Int, alone: Bool)]] = [:]
+    /// By queue, the clocks of every block that ended: a block that runs alone starts after them.
+    var allEnds: [Int: [Int]] = [:]
+    /// By queue, the clock of the last block that ran alone: every block starts after it.
+    var lastAloneEnd: [Int: [Int]] = [:]
     var positions: [Int]
     var registers: [Int]
     var variables = Array(repeating: 0, count: SimulatedProgram.variableCount)
@@ -297,7 +412,9 @@ struct SimulatedProgram: CustomStringConvertible {
 
     init(program: SimulatedProgram) {
       self.program = program
-      let count = program.threads.count
+      instructions = program.instructionsByThread
+      let count = instructions.count
+      made = instructions.indices.map { $0 < program.threads.count }
       positions = Array(repeating: 0, count: count)
       registers = Array(repeating: 0, count: count)
       held = Array(repeating: [], count: count)
@@ -307,20 +424,21 @@ struct SimulatedProgram: CustomStringConvertible {
     }
 
     mutating func finish(_ strategy: inout some ScheduleStrategy) -> FinalState {
-      let threads = program.threads
-      for thread in threads.indices { strategy.threadCreated(thread) }
+      let threads = instructions
+      for thread in program.threads.indices { strategy.threadCreated(thread) }
       var last = 0
       var step = 0
       while true {
-        let unfinished = threads.indices.filter { positions[$0] < threads[$0].count }
+        let unfinished = threads.indices.filter { made[$0] && positions[$0] < threads[$0].count }
         let footprints = threads.indices.map { thread in
-          positions[thread] < threads[thread].count ? footprint(of: thread) : nil
+          made[thread] && positions[thread] < threads[thread].count ? footprint(of: thread) : nil
         }
         let enabled = unfinished.filter { thread in
-          if case .lock(let lock) = threads[thread][positions[thread]] {
-            return owners[lock] == nil
+          switch threads[thread][positions[thread]] {
+          case .lock(let lock): owners[lock] == nil
+          case .blockStart(let queue, _): canStart(thread, on: queue)
+          default: true
           }
-          return true
         }
         if enabled.isEmpty {
           strategy.endSchedule(steps: step, waiting: footprints)
@@ -329,6 +447,9 @@ struct SimulatedProgram: CustomStringConvertible {
         let chosen = strategy.choose(
           SchedulingPoint(enabled: enabled, running: last, step: step, footprints: footprints))
         execute(threads[chosen][positions[chosen]], by: chosen)
+        if case .async(_, let block, _) = threads[chosen][positions[chosen]] {
+          strategy.threadCreated(program.thread(runningBlock: block))
+        }
         positions[chosen] += 1
         var released: [UInt] = []
         while positions[chosen] < threads[chosen].count,
@@ -348,9 +469,11 @@ struct SimulatedProgram: CustomStringConvertible {
 
     private static func address(ofVariable variable: Int) -> UInt { UInt(100 + variable) }
 
+    private static func address(ofQueue queue: Int) -> UInt { UInt(300 + queue) }
+
     private func footprint(of thread: Int) -> StepFootprint {
       let next: StepFootprint =
-        switch program.threads[thread][positions[thread]] {
+        switch instructions[thread][positions[thread]] {
         case .read(let variable): .reads(Self.address(ofVariable: variable))
         case .write(let variable), .increment(let variable):
           .writes(Self.address(ofVariable: variable))
@@ -358,6 +481,9 @@ struct SimulatedProgram: CustomStringConvertible {
           .primitive(Self.address(ofLock: lock))
         case .call: .call
         case .return: .callReturns
+        case .async(let queue, _, _): .enqueues(Self.address(ofQueue: queue))
+        case .blockStart(let queue, let alone), .blockEnd(let queue, let alone):
+          .admission(Self.address(ofQueue: queue), alone: alone)
         }
       return next.holding(locks: held[thread].map(Self.address(ofLock:)))
     }
@@ -391,6 +517,23 @@ struct SimulatedProgram: CustomStringConvertible {
       case .return:
         if let operation = running[thread] { returned.append(operation) }
         running[thread] = nil
+      case .async(let queue, let block, let barrier):
+        // The block's thread starts after everything its maker did before.
+        let blockThread = program.thread(runningBlock: block)
+        made[blockThread] = true
+        pendingBlocks[queue, default: []].append(
+          (blockThread, SimulatedProgram.isSerial(queue: queue) || barrier))
+        join(&clocks[blockThread], clocks[thread])
+        clocks[thread][thread] += 1
+      case .blockStart(let queue, let alone):
+        pendingBlocks[queue]?.removeAll { $0.thread == thread }
+        runningBlocks[queue, default: []].append((thread, alone))
+        join(&clocks[thread], (alone ? allEnds[queue] : lastAloneEnd[queue]) ?? [])
+      case .blockEnd(let queue, let alone):
+        runningBlocks[queue]?.removeAll { $0.thread == thread }
+        join(&allEnds[queue, default: []], clocks[thread])
+        if alone { lastAloneEnd[queue] = clocks[thread] }
+        clocks[thread][thread] += 1
       }
       if let (variable, writes) = instruction.accessed {
         checkRace(on: variable, by: thread, writes: writes)
@@ -419,7 +562,17 @@ struct SimulatedProgram: CustomStringConvertible {
     }
 
     private func join(_ clock: inout [Int], _ other: [Int]) {
+      while clock.count < other.count { clock.append(0) }
       for (index, value) in other.enumerated() where value > clock[index] { clock[index] = value }
+    }
+
+    /// Whether the queue admits the block `thread` runs: as a dispatch queue, in order, one that runs alone once nothing else runs.
+    private func canStart(_ thread: Int, on queue: Int) -> Bool {
+      let pending = pendingBlocks[queue] ?? []
+      let running = runningBlocks[queue] ?? []
+      guard let index = pending.firstIndex(where: { $0.thread == thread }) else { return false }
+      if pending[index].alone { return index == 0 && running.isEmpty }
+      return !pending[..<index].contains { $0.alone } && !running.contains { $0.alone }
     }
 
     private func state(deadlocked: Bool) -> FinalState {
