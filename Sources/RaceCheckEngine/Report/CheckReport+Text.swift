@@ -25,10 +25,8 @@ extension CheckReport: CustomStringConvertible {
     case .inconclusive(let reason):
       var lines = [
         "racecheck: \(target) is inconclusive: \(reason).",
-        "No failure was found in what ran (\(searchDescription)), but "
-          + (reason.cutTheSearchShort
-            ? "the search was cut short" : "it rests on synchronization the scheduler did not see")
-          + ", so this is not a pass.",
+        "No failure was found in what ran (\(searchDescription)), but \(reason.caveat), "
+          + "so this is not a pass.",
         "Seed: \(Configuration.formatSeed(seed)) (\(Self.formatDuration(elapsed))).",
       ]
       if let replayCommand { lines.append("Run it again: \(replayCommand)") }

@@ -55,6 +55,8 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
     var scenario = Scenario()
     // Schedule mode: what the code synchronized through unseen, which a pass cannot vouch for.
     var unseen = RunResult()
+    // Replaying a body's schedule: where the code left it, if it did.
+    var divergence: String?
     do throws(RunError) {
       for index in indexes {
         if let signal = interruption?.signal {
@@ -74,6 +76,7 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
           deadline: deadline)
         let result = try run(request)
         unseen.noteUnseen(result.unseenSynchronization)
+        divergence = divergence ?? result.divergence
         report.search.invocations += result.invocations
         report.search.overlappingInvocations += result.overlappingInvocations
         report.search.distinctOutcomes += result.distinctOutcomes
@@ -116,7 +119,11 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
       report.outcome = outcome(of: error, scenario: scenario)
       return finished(report)
     }
-    if report.search.scenarios < report.search.plannedScenarios {
+    if configuration.schedule?.replayedSchedule != nil {
+      // One schedule ran, not the search: its passing proves nothing of the others.
+      report.outcome = .inconclusive(
+        divergence.map(InconclusiveReason.replayDiverged) ?? .replayedSchedulePassed)
+    } else if report.search.scenarios < report.search.plannedScenarios {
       report.outcome = .inconclusive(
         .timeLimit(scenarios: report.search.scenarios, planned: report.search.plannedScenarios))
     } else if report.search.scenariosStoppedByContractTraps > 0 {

@@ -38,10 +38,14 @@ struct TestCheck {
       case .check(let configuration, let worker, let testCommand):
         var report = checkable.check(
           configuration, worker: worker, interruption: nil, progress: nil)
-        // A body to explore is its one scenario: the seed alone replays it.
-        let scenario = report.configuration.exploresABody ? nil : report.failure?.scenarioIndex
+        // A body to explore is its one scenario: the seed replays it, and its failing
+        // schedule, shrunk, runs alone without the search that found it.
+        let exploresABody = report.configuration.exploresABody
+        let scenario = exploresABody ? nil : report.failure?.scenarioIndex
+        let schedule =
+          exploresABody ? report.failure?.trace.map { ScheduleChoices($0.schedule) } : nil
         report.replayCommand = TestReplay.command(
-          seed: report.seed, scenario: scenario, testCommand: testCommand)
+          seed: report.seed, scenario: scenario, schedule: schedule, testCommand: testCommand)
         return report
       }
     }
@@ -62,7 +66,7 @@ struct TestCheck {
     }
     var configuration = configuration
     do throws(TestReplay.Error) {
-      try TestReplay.apply(to: &configuration)
+      try TestReplay.apply(to: &configuration, exploresABody: checkable.spec.isExploration)
     } catch {
       let report = CheckReport(
         target: checkable.name, seed: 0, configuration: configuration,
