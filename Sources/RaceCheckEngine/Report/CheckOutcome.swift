@@ -64,10 +64,11 @@ package enum InconclusiveReason: Sendable, Codable, Hashable, CustomStringConver
         + "\(schedules) schedules each: raise the budget (--schedules) for a pass that covers every one"
     case .replayedSchedulePassed:
       "the replayed schedule passed; only it ran, not the search: unset \(TestReplay.scheduleVariable) "
-        + "to search every schedule"
+        + "(or leave out --schedule) to search every schedule"
     case .replayDiverged(let divergence):
       "the code left the replayed schedule: \(divergence); it no longer runs as it did when the "
-        + "schedule was recorded: unset \(TestReplay.scheduleVariable) to search again"
+        + "schedule was recorded: unset \(TestReplay.scheduleVariable) (or leave out --schedule) to "
+        + "search again"
     }
   }
 }

@@ -70,7 +70,8 @@ extension CheckReport: CustomStringConvertible {
     }
     if configuration.exploresABody {
       return
-        "\(search.invocations) schedules of the body (\(configuration.schedule?.summary ?? "random walk"))"
+        "\(search.invocations) schedule\(search.invocations == 1 ? "" : "s") of the body "
+        + "(\(configuration.schedule?.summary ?? "random walk"))"
     }
     if configuration.schedule != nil {
       return "\(scenarios), \(search.invocations) schedules, "

@@ -105,8 +105,11 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
         if !cutByDeadline {
           report.search.scenarios += 1
           report.search.chanceOfNewResults.add(result.chanceOfNewResults)
-          // Partial-order reduction promises every interleaving: a budget that ended first did not.
-          if configuration.schedule?.strategy == .dpor {
+          // Partial-order reduction promises every interleaving: a budget that ended first did
+          // not, and a replayed schedule, which ends the replay, says nothing of the others.
+          if let settings = configuration.schedule, settings.strategy == .dpor,
+            settings.replayedSchedule == nil
+          {
             if result.exploredEverySchedule {
               report.search.exhaustedScenarios += 1
             } else {

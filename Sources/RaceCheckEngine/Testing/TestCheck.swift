@@ -40,12 +40,10 @@ struct TestCheck {
           configuration, worker: worker, interruption: nil, progress: nil)
         // A body to explore is its one scenario: the seed replays it, and its failing
         // schedule, shrunk, runs alone without the search that found it.
-        let exploresABody = report.configuration.exploresABody
-        let scenario = exploresABody ? nil : report.failure?.scenarioIndex
-        let schedule =
-          exploresABody ? report.failure?.trace.map { ScheduleChoices($0.schedule) } : nil
+        let scenario = report.configuration.exploresABody ? nil : report.failure?.scenarioIndex
         report.replayCommand = TestReplay.command(
-          seed: report.seed, scenario: scenario, schedule: schedule, testCommand: testCommand)
+          seed: report.seed, scenario: scenario, schedule: report.failingSchedule,
+          testCommand: testCommand)
         return report
       }
     }
