@@ -105,7 +105,7 @@ extension CheckSession {
   /// Schedule mode: `failure`'s schedule replayed, then shrunk to the one with the fewest preemptions that fails alike, so that its interleaving reads as a short story.
   ///
   /// A crash is left as it is: each of its candidates would cost a fresh child; so is a schedule
-  /// replayed from `RACECHECK_SCHEDULE`, which the user asked to see as it is.
+  /// given to replay (`RACECHECK_SCHEDULE`, `--schedule`), which was asked for as it is.
   private func withFewestPreemptions(_ failure: ObservedFailure, of scenario: Scenario, index: Int)
     -> ObservedFailure
   {
