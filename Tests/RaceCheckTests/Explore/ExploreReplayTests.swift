@@ -33,6 +33,16 @@ extension RaceCheckTestSuite {
       return log.snapshot
     }
 
+    /// The same appends as `async let` child tasks.
+    @Sendable private static func appendsInOrderAsynchronously() async throws {
+      let log = AppendLog()
+      async let first: Void = log.append(1)
+      async let second: Void = log.append(2)
+      _ = await (first, second)
+      let items = log.snapshot
+      if items != [1, 2] { throw OutOfOrder(items: items) }
+    }
+
     /// The configuration of a test's body that replays `schedule`, as `RACECHECK_SCHEDULE` sets it.
     private static func replaying(
       _ schedule: ScheduleChoices, strategy: ScheduleSettings.Strategy = .random,
@@ -95,6 +105,30 @@ extension RaceCheckTestSuite {
       #expect(failure.trace?.schedule == trace.schedule)
       #expect(replayed.description.contains("the body threw OutOfOrder(items: [2, 1])"))
       #expect(replayed.replayCommand == searched.replayCommand, "\(replayed)")
+    }
+
+    @Test func anAsyncBodysFailingScheduleReplaysAloneWithTheSameTrace() async throws {
+      var searched: CheckReport?
+      await withKnownIssue {
+        searched = await explore(
+          "async appends, searched", schedules: 200, seed: 1, isolated: false,
+          Self.appendsInOrderAsynchronously)
+      } matching: { issue in
+        issue.comments.map(\.rawValue).joined().contains("racecheck: async appends, searched")
+      }
+      let trace = try #require(searched?.failure?.trace, "\(searched.map(\.description) ?? "")")
+      let configuration = Self.replaying(ScheduleChoices(trace.schedule))
+      var report: CheckReport?
+      await withKnownIssue {
+        report = await check(
+          Exploration("async appends, replayed", Self.appendsInOrderAsynchronously),
+          configuration: configuration)
+      } matching: { issue in
+        issue.comments.map(\.rawValue).joined().contains("racecheck: async appends, replayed")
+      }
+      let replayed = try #require(report)
+      #expect(replayed.search.invocations == 1, "\(replayed)")
+      #expect(replayed.failure?.trace?.steps == trace.steps, "\(replayed)")
     }
 
     @Test func anIsolatedChildReplaysTheScheduleItIsGiven() throws {
