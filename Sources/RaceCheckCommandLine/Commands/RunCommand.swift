@@ -187,6 +187,8 @@ enum RunCommand {
   static func replayCommand(of report: CheckReport, programName: String) -> String {
     var replayed = report.configuration
     replayed.firstScenario = report.failure?.scenarioIndex ?? replayed.firstScenario
+    // A body's failing schedule runs alone, without the search that found it.
+    if let schedule = report.failingSchedule { replayed.schedule?.replayedSchedule = schedule }
     return replayCommand(
       programName: programName, target: report.target, seed: report.seed, configuration: replayed)
   }

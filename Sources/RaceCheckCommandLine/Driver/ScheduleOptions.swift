@@ -53,8 +53,24 @@ enum ScheduleOptions {
       try parsed.integer("--preemptions", atLeast: 0) ?? settings.preemptionBound
     settings.schedulesPerScenario =
       try parsed.integer("--schedules", atLeast: 1) ?? settings.schedulesPerScenario
+    if let text = parsed.valueIfOffered(scheduleOption.name) {
+      do throws(ScheduleChoices.ParseError) {
+        settings.replayedSchedule = try ScheduleChoices(parsing: text)
+      } catch {
+        throw .invalidValue(
+          option: scheduleOption.name, value: text,
+          expected: "a schedule, such as 0*4,2*5,0 (\(error))", command: parsed.command.name)
+      }
+    }
     return settings
   }
+
+  /// `explore`'s option that runs one schedule instead of the search, as `RACECHECK_SCHEDULE` does in a test.
+  static let scheduleOption = OptionSpec.value(
+    "--schedule", "TEXT",
+    "Run this one schedule, once, instead of the search: the thread chosen at each scheduling "
+      + "point, run-length, as a report's Schedule: line writes it (0*4,2*5,0). A schedule that "
+      + "passes, or that the code leaves, is inconclusive.")
 
   /// The words that select `settings` again on a replay command line; the defaults are left out, and for a body to explore (`exploring`) the mode too.
   static func words(_ settings: ScheduleSettings?, exploring: Bool = false) -> [String] {
@@ -72,6 +88,9 @@ enum ScheduleOptions {
     }
     if settings.schedulesPerScenario != defaults.schedulesPerScenario {
       words += ["--schedules", String(settings.schedulesPerScenario)]
+    }
+    if exploring, let schedule = settings.replayedSchedule, !schedule.choices.isEmpty {
+      words += [scheduleOption.name, schedule.description]
     }
     return words
   }

@@ -229,8 +229,9 @@ extension Configuration {
   }
 }
 
-extension String {
-  func trimmingWhitespace() -> Substring {
+extension StringProtocol {
+  /// The text without the spaces, tabs and line breaks at its ends.
+  func trimmingWhitespace() -> SubSequence {
     let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
     guard let first = firstIndex(where: { !isSpace($0) }),
       let last = lastIndex(where: { !isSpace($0) })

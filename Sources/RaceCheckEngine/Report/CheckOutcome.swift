@@ -28,11 +28,19 @@ package enum InconclusiveReason: Sendable, Codable, Hashable, CustomStringConver
   case unseenSynchronization([String])
   /// Schedule mode with partial-order reduction: `scenarios` scenarios still had interleavings to explore after their budget of `schedules` schedules.
   case scheduleBudget(scenarios: Int, schedules: Int)
+  /// Schedule mode, replaying a body's schedule (`RACECHECK_SCHEDULE`): it passed, and it was all that ran.
+  case replayedSchedulePassed
+  /// Schedule mode, replaying a body's schedule: the code took another path than the schedule's, at the place named.
+  case replayDiverged(String)
 
-  /// Whether the search stopped before its budget, rather than ran it all on code it could not fully see.
-  package var cutTheSearchShort: Bool {
-    if case .unseenSynchronization = self { return false }
-    return true
+  /// Why what ran is no pass, as the report's second line says it: `the search was cut short`.
+  package var caveat: String {
+    switch self {
+    case .unseenSynchronization: "it rests on synchronization the scheduler did not see"
+    case .replayedSchedulePassed, .replayDiverged: "only the replayed schedule ran"
+    case .timeLimit, .littleOverlap, .interrupted, .contractTraps, .scheduleBudget:
+      "the search was cut short"
+    }
   }
 
   package var description: String {
@@ -54,6 +62,13 @@ package enum InconclusiveReason: Sendable, Codable, Hashable, CustomStringConver
     case .scheduleBudget(let scenarios, let schedules):
       "\(scenarios) scenario\(scenarios == 1 ? "" : "s") still had interleavings to explore after "
         + "\(schedules) schedules each: raise the budget (--schedules) for a pass that covers every one"
+    case .replayedSchedulePassed:
+      "the replayed schedule passed; only it ran, not the search: unset \(TestReplay.scheduleVariable) "
+        + "(or leave out --schedule) to search every schedule"
+    case .replayDiverged(let divergence):
+      "the code left the replayed schedule: \(divergence); it no longer runs as it did when the "
+        + "schedule was recorded: unset \(TestReplay.scheduleVariable) (or leave out --schedule) to "
+        + "search again"
     }
   }
 }

@@ -25,10 +25,8 @@ extension CheckReport: CustomStringConvertible {
     case .inconclusive(let reason):
       var lines = [
         "racecheck: \(target) is inconclusive: \(reason).",
-        "No failure was found in what ran (\(searchDescription)), but "
-          + (reason.cutTheSearchShort
-            ? "the search was cut short" : "it rests on synchronization the scheduler did not see")
-          + ", so this is not a pass.",
+        "No failure was found in what ran (\(searchDescription)), but \(reason.caveat), "
+          + "so this is not a pass.",
         "Seed: \(Configuration.formatSeed(seed)) (\(Self.formatDuration(elapsed))).",
       ]
       if let replayCommand { lines.append("Run it again: \(replayCommand)") }
@@ -72,7 +70,8 @@ extension CheckReport: CustomStringConvertible {
     }
     if configuration.exploresABody {
       return
-        "\(search.invocations) schedules of the body (\(configuration.schedule?.summary ?? "random walk"))"
+        "\(search.invocations) schedule\(search.invocations == 1 ? "" : "s") of the body "
+        + "(\(configuration.schedule?.summary ?? "random walk"))"
     }
     if configuration.schedule != nil {
       return "\(scenarios), \(search.invocations) schedules, "

@@ -68,6 +68,12 @@ public struct CheckReport: Sendable, Codable {
     return nil
   }
 
+  /// A body's failing schedule, shrunk, which a replay runs alone instead of the search (`RACECHECK_SCHEDULE`, `--schedule`); nil for a spec's check.
+  package var failingSchedule: ScheduleChoices? {
+    guard configuration.exploresABody, let trace = failure?.trace else { return nil }
+    return ScheduleChoices(trace.schedule)
+  }
+
   /// Why the search was cut short, when it was.
   package var inconclusiveReason: InconclusiveReason? {
     if case .inconclusive(let reason) = outcome { return reason }

@@ -30,9 +30,9 @@ package struct InterleavingTrace: Hashable, Sendable, Codable {
     zip(steps, steps.dropFirst()).filter { $0.thread != $1.thread }.count
   }
 
-  /// The schedule as a replay string: the chosen thread numbers separated by dots.
+  /// The schedule as `RACECHECK_SCHEDULE` takes it: the chosen thread numbers, run-length (``ScheduleChoices``).
   package var scheduleString: String {
-    schedule.map(String.init).joined(separator: ".")
+    ScheduleChoices(schedule).description
   }
 
   /// `11 steps, 2 switches, 1 preemption, shrunk from 2`: the trace's size as report headings give it, with how many preemptions the schedule first found had, when it was shrunk to fewer.

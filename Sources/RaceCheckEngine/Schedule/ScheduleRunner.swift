@@ -49,7 +49,8 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
     observer: (any RunObserver)? = nil
   ) {
     let strategy: any ScheduleStrategy
-    if let choices {
+    // A request's own schedule (shrinking, a repro) comes first; the settings' replaces the search.
+    if let choices = choices ?? settings.replayedSchedule?.choices {
       strategy = ReplayStrategy(choices: choices)
     } else {
       switch settings.strategy {

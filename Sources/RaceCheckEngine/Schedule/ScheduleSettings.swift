@@ -30,6 +30,10 @@ public struct ScheduleSettings: Hashable, Sendable, Codable {
   public var maxSteps: Int
   /// A fault racecheck's own tests make the scheduler commit (``InjectedFault``); nil otherwise.
   package var injectedFault: InjectedFault? = nil
+  /// A schedule to run exactly, once, instead of the strategy's search: a body's failing schedule, from `RACECHECK_SCHEDULE`.
+  ///
+  /// It travels in the settings, as the strategy does, so that an isolated child replays it too.
+  package var replayedSchedule: ScheduleChoices? = nil
 
   /// Creates settings; the defaults are a random walk of 50 schedules per scenario.
   public init(
@@ -65,6 +69,7 @@ public struct ScheduleSettings: Hashable, Sendable, Codable {
 
   /// The strategy and the settings that matter to it, as reports print them.
   public var summary: String {
+    if replayedSchedule != nil { return "one replayed schedule" }
     switch strategy {
     case .random: return "random walk"
     case .pct: return "PCT depth \(depth)"

@@ -104,11 +104,13 @@ extension CheckSession {
 
   /// Schedule mode: `failure`'s schedule replayed, then shrunk to the one with the fewest preemptions that fails alike, so that its interleaving reads as a short story.
   ///
-  /// A crash is left as it is: each of its candidates would cost a fresh child.
+  /// A crash is left as it is: each of its candidates would cost a fresh child; so is a schedule
+  /// given to replay (`RACECHECK_SCHEDULE`, `--schedule`), which was asked for as it is.
   private func withFewestPreemptions(_ failure: ObservedFailure, of scenario: Scenario, index: Int)
     -> ObservedFailure
   {
-    guard configuration.schedule != nil, failure.evidence.crash == nil,
+    guard let settings = configuration.schedule, settings.replayedSchedule == nil,
+      failure.evidence.crash == nil,
       let trace = failure.schedule?.trace, (trace.preemptions ?? 0) > 0
     else { return failure }
     var replay = request(scenario, index: index, invocations: 1, deadline: shrinkDeadline)

@@ -55,6 +55,8 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
     var scenario = Scenario()
     // Schedule mode: what the code synchronized through unseen, which a pass cannot vouch for.
     var unseen = RunResult()
+    // Replaying a body's schedule: where the code left it, if it did.
+    var divergence: String?
     do throws(RunError) {
       for index in indexes {
         if let signal = interruption?.signal {
@@ -74,6 +76,7 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
           deadline: deadline)
         let result = try run(request)
         unseen.noteUnseen(result.unseenSynchronization)
+        divergence = divergence ?? result.divergence
         report.search.invocations += result.invocations
         report.search.overlappingInvocations += result.overlappingInvocations
         report.search.distinctOutcomes += result.distinctOutcomes
@@ -102,8 +105,11 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
         if !cutByDeadline {
           report.search.scenarios += 1
           report.search.chanceOfNewResults.add(result.chanceOfNewResults)
-          // Partial-order reduction promises every interleaving: a budget that ended first did not.
-          if configuration.schedule?.strategy == .dpor {
+          // Partial-order reduction promises every interleaving: a budget that ended first did
+          // not, and a replayed schedule, which ends the replay, says nothing of the others.
+          if let settings = configuration.schedule, settings.strategy == .dpor,
+            settings.replayedSchedule == nil
+          {
             if result.exploredEverySchedule {
               report.search.exhaustedScenarios += 1
             } else {
@@ -116,7 +122,11 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
       report.outcome = outcome(of: error, scenario: scenario)
       return finished(report)
     }
-    if report.search.scenarios < report.search.plannedScenarios {
+    if configuration.schedule?.replayedSchedule != nil {
+      // One schedule ran, not the search: its passing proves nothing of the others.
+      report.outcome = .inconclusive(
+        divergence.map(InconclusiveReason.replayDiverged) ?? .replayedSchedulePassed)
+    } else if report.search.scenarios < report.search.plannedScenarios {
       report.outcome = .inconclusive(
         .timeLimit(scenarios: report.search.scenarios, planned: report.search.plannedScenarios))
     } else if report.search.scenariosStoppedByContractTraps > 0 {

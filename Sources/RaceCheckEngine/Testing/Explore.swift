@@ -7,8 +7,10 @@
 /// anything it started (`#expect`, `#require`, `XCTAssert…`), an error the body throws, a
 /// crash or trap, a deadlock, a data race, or a schedule that never ends. The report gives
 /// that schedule's interleaving, shrunk to the fewest preemptions that still fail, with the
-/// seed, a replay line and a repro file. The body runs again for every schedule: make the
-/// state it checks inside it.
+/// seed, a replay line and a repro file. The replay line sets `RACECHECK_SCHEDULE` to that
+/// schedule, which `explore` then runs alone, once: a failure is reported as usual, and a
+/// schedule that passes or that the code leaves is inconclusive, never a pass. The body runs
+/// again for every schedule: make the state it checks inside it.
 ///
 /// ```swift
 /// @Test func fanOutKeepsEveryResult() {

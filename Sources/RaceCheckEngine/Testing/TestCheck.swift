@@ -38,10 +38,12 @@ struct TestCheck {
       case .check(let configuration, let worker, let testCommand):
         var report = checkable.check(
           configuration, worker: worker, interruption: nil, progress: nil)
-        // A body to explore is its one scenario: the seed alone replays it.
+        // A body to explore is its one scenario: the seed replays it, and its failing
+        // schedule, shrunk, runs alone without the search that found it.
         let scenario = report.configuration.exploresABody ? nil : report.failure?.scenarioIndex
         report.replayCommand = TestReplay.command(
-          seed: report.seed, scenario: scenario, testCommand: testCommand)
+          seed: report.seed, scenario: scenario, schedule: report.failingSchedule,
+          testCommand: testCommand)
         return report
       }
     }
@@ -62,7 +64,7 @@ struct TestCheck {
     }
     var configuration = configuration
     do throws(TestReplay.Error) {
-      try TestReplay.apply(to: &configuration)
+      try TestReplay.apply(to: &configuration, exploresABody: checkable.spec.isExploration)
     } catch {
       let report = CheckReport(
         target: checkable.name, seed: 0, configuration: configuration,

@@ -6,17 +6,20 @@ import Testing
   import Darwin
 #endif
 
-/// How a test replays a check: `RACECHECK_SEED` and `RACECHECK_SCENARIO` in the environment, and the command a report prints.
+/// How a test replays a check: `RACECHECK_SEED`, `RACECHECK_SCENARIO` and `RACECHECK_SCHEDULE` in the environment, and the command a report prints.
 package enum TestReplay {
   /// The environment variable that sets the seed of every check in the test run.
   static let seedVariable = "RACECHECK_SEED"
   /// The environment variable that makes every check start at this scenario of its seed's sequence.
   static let scenarioVariable = "RACECHECK_SCENARIO"
+  /// The environment variable that makes every body to explore run this one schedule (``ScheduleChoices``) instead of its search; a spec's check ignores it.
+  static let scheduleVariable = "RACECHECK_SCHEDULE"
 
   /// An environment variable that does not hold what it must.
   enum Error: Swift.Error, CustomStringConvertible {
     case badSeed(String)
     case badScenario(String)
+    case badSchedule(String, ScheduleChoices.ParseError)
 
     var description: String {
       switch self {
@@ -24,12 +27,17 @@ package enum TestReplay {
         "\(TestReplay.seedVariable)='\(text)' is not a seed: use decimal or 0x… hexadecimal"
       case .badScenario(let text):
         "\(TestReplay.scenarioVariable)='\(text)' is not a scenario index: use a non-negative integer"
+      case .badSchedule(let text, let error):
+        "\(TestReplay.scheduleVariable)='\(text)' is not a schedule: \(error)"
       }
     }
   }
 
-  /// Sets the seed and the first scenario from the environment, when it names them.
-  static func apply(to configuration: inout Configuration) throws(Error) {
+  /// Sets the seed, the first scenario and, for a body to explore, the schedule to replay from the environment, when it names them.
+  ///
+  /// A schedule names the scheduling points of one body: a spec's check, whose scenarios
+  /// each have their own, ignores it.
+  static func apply(to configuration: inout Configuration, exploresABody: Bool) throws(Error) {
     if let text = value(of: seedVariable) {
       guard let seed = Configuration.parseSeed(text) else { throw .badSeed(text) }
       configuration.seed = seed
@@ -39,6 +47,18 @@ package enum TestReplay {
         throw .badScenario(text)
       }
       configuration.firstScenario = index
+    }
+    if exploresABody, let text = value(of: scheduleVariable) {
+      let schedule: ScheduleChoices
+      do throws(ScheduleChoices.ParseError) {
+        schedule = try ScheduleChoices(parsing: text)
+      } catch {
+        throw .badSchedule(text, error)
+      }
+      // A body explores in schedule mode, with the default settings when none were given.
+      var settings = configuration.schedule ?? .exploration
+      settings.replayedSchedule = schedule
+      configuration.schedule = settings
     }
   }
 
@@ -126,15 +146,30 @@ package enum TestReplay {
     return words.map(ShellWord.quoted).joined(separator: " ")
   }
 
-  /// The command that runs the test again with the seed, from the scenario that failed.
-  static func command(seed: UInt64, scenario: Int?, testCommand: String) -> String {
-    command(seed: Configuration.formatSeed(seed), scenario: scenario, testCommand: testCommand)
+  /// The command that runs the test again with the seed, from the scenario that failed, or a body's failing schedule alone.
+  ///
+  /// ```swift
+  /// TestReplay.command(seed: 1, scenario: nil, schedule: ScheduleChoices([0, 0, 1]), testCommand: "swift test")
+  /// // RACECHECK_SEED=0x0000000000000001 RACECHECK_SCHEDULE='0*2,1' swift test
+  /// ```
+  static func command(
+    seed: UInt64, scenario: Int?, schedule: ScheduleChoices? = nil, testCommand: String
+  ) -> String {
+    command(
+      seed: Configuration.formatSeed(seed), scenario: scenario, schedule: schedule,
+      testCommand: testCommand)
   }
 
   /// The command that runs the test again with a seed written as reports and repro files write it.
-  package static func command(seed: String, scenario: Int?, testCommand: String) -> String {
+  package static func command(
+    seed: String, scenario: Int?, schedule: ScheduleChoices? = nil, testCommand: String
+  ) -> String {
     var words = ["\(seedVariable)=\(ShellWord.quoted(seed))"]
     if let scenario { words.append("\(scenarioVariable)=\(scenario)") }
+    // A schedule of no scheduling point has no text to give back: the seed finds it again.
+    if let schedule, !schedule.choices.isEmpty {
+      words.append("\(scheduleVariable)=\(ShellWord.quoted(schedule.description))")
+    }
     return (words + [testCommand]).joined(separator: " ")
   }
 

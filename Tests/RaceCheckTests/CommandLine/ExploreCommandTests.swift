@@ -54,6 +54,58 @@ extension RaceCheckTestSuite {
       #expect(result.output.contains("passed: 30 schedules of the body (random walk)"))
     }
 
+    @Test func replayLinesScheduleRunsAloneAndFailsAgainWithTheSameTrace() throws {
+      let arguments = ["explore", "HandoffSignalledTooEarly", "--seed", "1", "--no-isolation"]
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      let searched = CLI.invoke(
+        arguments + ["--repro-dir", directory.path], driver: Self.driver)
+      #expect(searched.status == 1, "\(searched.output)\(searched.errors)")
+      let schedule = try #require(
+        searched.output.firstMatch(of: /\nSchedule: ([0-9*,]+)\n/).map { String($0.output.1) },
+        "\(searched.output)")
+      #expect(
+        searched.output.contains(
+          "Replay: racecheck explore HandoffSignalledTooEarly --seed 0x0000000000000001 "
+            + "--repro-dir \(directory.path) --no-isolation --schedule '\(schedule)'"),
+        "\(searched.output)")
+      let replayed = CLI.invoke(
+        arguments + ["--repro-dir", directory.path, "--schedule", schedule], driver: Self.driver)
+      #expect(replayed.status == 1, "\(replayed.output)\(replayed.errors)")
+      #expect(replayed.output.contains("failed in 1 of 1 schedules"), "\(replayed.output)")
+      // The same interleaving: the report from its heading to the replay line, but the timing.
+      func interleaving(_ output: String) -> String? {
+        output.firstMatch(of: /Interleaving[^\n]*\n(?s:.*?)\n\nSchedule: [^\n]*\n/).map {
+          String($0.output)
+        }
+      }
+      #expect(interleaving(replayed.output) != nil, "\(replayed.output)")
+      #expect(
+        interleaving(replayed.output)?.replacingOccurrences(of: ", shrunk from 2", with: "")
+          == interleaving(searched.output)?.replacingOccurrences(of: ", shrunk from 2", with: ""),
+        "\(replayed.output)\n\n\(searched.output)")
+    }
+
+    @Test func aScheduleTheFixedBodyLeavesIsInconclusive() {
+      // The twin waits only while nothing was handed off: it never waits at all here.
+      let result = CLI.invoke(
+        ["explore", "HandoffCheckedBeforeWaiting", "--no-isolation", "--schedule", "0*2,1*5,0"],
+        driver: Self.driver)
+      #expect(result.status == 3, "\(result.output)\(result.errors)")
+      #expect(result.output.contains("the code left the replayed schedule"), "\(result.output)")
+    }
+
+    @Test func aMalformedScheduleIsAUsageError() {
+      let result = CLI.invoke(
+        ["explore", "HandoffCheckedBeforeWaiting", "--schedule", "0*2,,1"], driver: Self.driver)
+      #expect(result.status == 64)
+      #expect(
+        result.errors.contains(
+          "invalid value '0*2,,1' for '--schedule' of 'explore': expected a schedule, such as "
+            + "0*4,2*5,0 (run 2, '', is not a thread id with an optional *count, such as 0 or 1*3)"),
+        "\(result.errors)")
+    }
+
     @Test func exploreOfASpecIsAUsageError() {
       let result = CLI.invoke(["explore", CLI.locked.name], driver: Self.driver)
       #expect(result.status == 64)

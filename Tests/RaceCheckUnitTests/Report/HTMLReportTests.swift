@@ -176,7 +176,7 @@ extension UnitTestSuite {
         html.contains(
           #"<tr class="operation switch" data-thread="1"><td class="number">3</td><td></td><td>increment</td>"#
         ))
-      #expect(html.contains("Schedule: <code>0.0.1</code>"))
+      #expect(html.contains("Schedule: <code>0*2,1</code>"))
     }
 
     @Test func crashShowsTheCallsInFlightAndTheSymbolizedStack() {

@@ -94,5 +94,30 @@ extension UnitTestSuite {
         TestReplay.command(seed: 0x2A, scenario: nil, testCommand: "swift test --filter x")
           == "RACECHECK_SEED=0x000000000000002A swift test --filter x")
     }
+
+    @Test func replayCommandOfABodysScheduleGivesItRunLengthAndQuoted() {
+      #expect(
+        TestReplay.command(
+          seed: 0x2A, scenario: nil, schedule: ScheduleChoices([0, 0, 1, 2, 2, 2]),
+          testCommand: "swift test --filter x")
+          == "RACECHECK_SEED=0x000000000000002A RACECHECK_SCHEDULE='0*2,1,2*3' swift test --filter x"
+      )
+    }
+
+    @Test func replayCommandLeavesOutAScheduleOfNoSchedulingPoint() {
+      #expect(
+        TestReplay.command(
+          seed: 0x2A, scenario: nil, schedule: ScheduleChoices([]),
+          testCommand: "swift test --filter x")
+          == "RACECHECK_SEED=0x000000000000002A swift test --filter x")
+    }
+
+    @Test func malformedScheduleVariableSaysWhatIsWrongWithIt() {
+      let error = TestReplay.Error.badSchedule("0*x", .badRun("0*x", position: 1))
+      #expect(
+        error.description
+          == "RACECHECK_SCHEDULE='0*x' is not a schedule: run 1, '0*x', is not a thread id "
+          + "with an optional *count, such as 0 or 1*3")
+    }
   }
 }
