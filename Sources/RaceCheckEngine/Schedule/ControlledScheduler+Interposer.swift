@@ -1,4 +1,5 @@
 import CRaceCheckInterposer
+import CRaceCheckSupport
 
 /// The scheduler's side of the interposer: unmodified code's queues, mutexes and stored properties as scheduling points.
 extension ControlledScheduler {
@@ -21,10 +22,26 @@ extension ControlledScheduler {
   }
 
   fileprivate func submit(_ work: rc_work, to queue: rc_queue, barrier: Bool) {
+    let concurrencyJob = runsAConcurrencyJob(work)
     let work = UncheckedBox(work)
     submit(
-      to: state(of: QueueIdentity(queue)), barrier: barrier, { rc_work_run(work.value) },
-      afterEnd: { rc_work_finish(work.value) })
+      to: state(of: QueueIdentity(queue)), barrier: barrier, concurrencyJob: concurrencyJob,
+      { rc_work_run(work.value) }, afterEnd: { rc_work_finish(work.value) })
+  }
+
+  /// Whether `work` runs a Swift concurrency job: the runtime's executors submit jobs as functions of its own library.
+  func runsAConcurrencyJob(_ work: rc_work) -> Bool {
+    guard work.block == nil, let function = work.function else { return false }
+    let address = UInt(bitPattern: unsafeBitCast(function, to: UnsafeRawPointer.self))
+    if let known = concurrencyJobFunctions[address] { return known }
+    var path = [CChar](repeating: 0, count: 4096)
+    var offset: UInt = 0
+    let isJob =
+      rc_code_image(address, &path, Int32(path.count), &offset) == 0
+      && String(decoding: path.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        .contains("libswift_Concurrency")
+    concurrencyJobFunctions[address] = isJob
+    return isJob
   }
 
   fileprivate func lock(_ mutex: UInt, recursive: Bool) {

@@ -242,6 +242,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   var objects: [UInt: AllocatedObject] = [:]
   /// The layouts of the classes of ``objects``, made on first use.
   var layouts: [ObjectIdentifier: ClassLayout] = [:]
+  /// By function address, whether a dispatched function runs a Swift concurrency job (``runsAConcurrencyJob(_:)``).
+  var concurrencyJobFunctions: [UInt: Bool] = [:]
   /// The lock words of the Mutexes the scheduler models, by address, with their properties' names.
   ///
   /// Each is kept at `RC_MUTEX_POISON` while the schedule runs (see ``point(_:waiting:)``).
@@ -693,20 +695,26 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
 
   /// Submits `body` to the queue, to run on a controlled thread of its own once the queue admits it.
   ///
-  /// `afterEnd` runs once the block has left the queue: a group's leave happens then.
+  /// `afterEnd` runs once the block has left the queue: a group's leave happens then. A block
+  /// that runs a Swift concurrency job (`concurrencyJob`, or any block of a task's own queue)
+  /// starts and ends as ``StepFootprint/jobAdmission(_:)`` says.
   @discardableResult
   func submit(
-    to state: QueueState, barrier: Bool, _ body: @escaping () -> Void,
-    afterEnd: (() -> Void)? = nil
+    to state: QueueState, barrier: Bool, concurrencyJob: Bool = false,
+    _ body: @escaping () -> Void, afterEnd: (() -> Void)? = nil
   ) -> ControlledThread {
     let me = currentThread()
     point(me, next: .enqueues(state.identity))
     note(state, barrier: barrier, me)
     let item = item(state, thread: threads.count, flagged: barrier)
     state.pending.append(item)
+    let admission =
+      concurrencyJob || state.taskColumn != nil
+      ? StepFootprint.jobAdmission(state.identity)
+      : .admission(state.identity, alone: item.barrier)
     let block = spawn(
       name: state.taskColumn ?? "Block \(threads.count) on '\(state.name)'", clock: me.clock,
-      wait: .admission(state, item), firstStep: .admission(state.identity, alone: item.barrier)
+      wait: .admission(state, item), firstStep: admission
     ) { [self] block in
       start(item, on: state, block)
       block.activity += 1
@@ -714,7 +722,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       record(block, state.taskColumn != nil ? "job starts" : blockStep(barrier, "start", state))
       asSubject(body)
       // What runs after the block, a group's leave, goes through a scheduling point of its own.
-      point(block, next: .admission(state.identity, alone: item.barrier))
+      point(block, next: admission)
       finishBlock(item, on: state, block)
       record(block, state.taskColumn != nil ? "job ends" : blockStep(barrier, "end", state))
       afterEnd?()

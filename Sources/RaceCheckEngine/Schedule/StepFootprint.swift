@@ -81,6 +81,14 @@ struct StepFootprint: Hashable, Sendable {
     .init([.admission(queue, alone: alone)])
   }
 
+  /// A step that starts or ends a block running a Swift concurrency job on the queue at `address`.
+  ///
+  /// It conflicts with every step on the queue, enqueues included, and races with them: the
+  /// runtime decides by atomics no hook shows (an actor taken or given up, a task's status)
+  /// which job runs where, and a job's start and end are the nearest steps the scheduler
+  /// sees, so a search tries both orders of them.
+  static func jobAdmission(_ queue: UInt) -> StepFootprint { .primitive(queue) }
+
   /// A step whose effect the scheduler cannot name: it conflicts with every step.
   static let unknown = StepFootprint([], isUnknown: true)
 
