@@ -6,7 +6,8 @@ enum ScheduleOptions {
   static let options: [OptionSpec] = [
     .value(
       "--mode", "MODE",
-      "stress (real threads, the default) or schedule (one thread at a time, deterministic)."
+      "stress (real threads, the default) or schedule (one thread at a time, deterministic; "
+        + "--strategy, --depth, --preemptions and --schedules choose it too)."
     ),
     .value(
       "--strategy", "S",
@@ -27,7 +28,13 @@ enum ScheduleOptions {
   static func settings(from parsed: ParsedArguments, exploring: String? = nil) throws(UsageError)
     -> ScheduleSettings?
   {
-    let mode = parsed.valueIfOffered("--mode") ?? (exploring == nil ? "stress" : "schedule")
+    // An option of schedule mode alone asks for it: `--strategy dpor` is never ignored.
+    let scheduleOnly = ["--strategy", "--depth", "--preemptions", "--schedules"].first {
+      parsed.valueIfOffered($0) != nil
+    }
+    let mode =
+      parsed.valueIfOffered("--mode")
+      ?? (exploring == nil && scheduleOnly == nil ? "stress" : "schedule")
     guard mode == "schedule" else {
       guard mode == "stress" else {
         throw .invalidValue(
@@ -36,6 +43,9 @@ enum ScheduleOptions {
       }
       if let exploring {
         throw .explorationInStressMode(exploring, command: parsed.command.name)
+      }
+      if let scheduleOnly {
+        throw .conflictingOptions("--mode stress", scheduleOnly, command: parsed.command.name)
       }
       return nil
     }

@@ -136,6 +136,25 @@ extension RaceCheckTestSuite {
       )
     }
 
+    @Test func aStrategyAloneChoosesScheduleMode() {
+      let result = CLI.invoke(
+        [
+          "run", "LockedCounter", "--strategy", "dpor", "--ops", "1", "--scenarios", "1",
+          "--no-isolation",
+        ])
+      #expect(result.status == 0, "\(result.output)\(result.errors)")
+      #expect(result.output.contains("every interleaving of each explored"), "\(result.output)")
+    }
+
+    @Test func aStrategyInStressModeIsAUsageError() {
+      let result = CLI.invoke(["run", "LockedCounter", "--mode", "stress", "--strategy", "dpor"])
+      #expect(result.status == 64)
+      #expect(
+        result.errorLines.first
+          == "racecheck: options '--mode stress' and '--strategy' of 'run' cannot be used together"
+      )
+    }
+
     @Test func runOfASequentiallyBuggyCounterFailsWithTheReport() throws {
       let directory = try TemporaryDirectory()
       defer { directory.remove() }
