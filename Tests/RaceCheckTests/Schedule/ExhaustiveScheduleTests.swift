@@ -158,7 +158,7 @@ extension RaceCheckTestSuite {
     @Test(arguments: [
       "AtomicCounter", "LockedCounter", "SomeStringLocked", "SomeStringConcurrentNoBarrier",
       "MutexCountStore", "MutexCountStoreFixed", "LockedWriteUnlockedRead",
-      "SomeStringSerialAsyncSet", "PhotoManager", "GlobalQueueBarrierArray",
+      "SomeStringSerialAsyncSet", "SomeStringConcurrentBarrier", "NSSafeMutableDictionary",
     ])
     func theReductionReachesTheVerdictsOfTheFullSearch(name: String) throws {
       let target = try #require(scheduleTargets.first { $0.name == name })
