@@ -1,4 +1,3 @@
-import CRaceCheckSupport
 import Synchronization
 
 /// The `async` calls of one run: which call each task makes and, under an ``AsyncProbe``, the hops their tasks made and the gate that runs one operation alone.
@@ -73,11 +72,7 @@ final class AsyncCalls: Sendable {
     var placed: [UInt: CodeAddress] = [:]
     func place(_ address: UInt) -> CodeAddress? {
       if let known = placed[address] { return known }
-      var path = [CChar](repeating: 0, count: 4096)
-      var offset: UInt = 0
-      guard rc_code_image(address, &path, Int32(path.count), &offset) == 0 else { return nil }
-      let bytes = path.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-      let found = CodeAddress(module: String(decoding: bytes, as: UTF8.self), offset: offset)
+      let found = CodeAddress(placing: address)
       placed[address] = found
       return found
     }

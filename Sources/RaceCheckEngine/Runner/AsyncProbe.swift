@@ -1,3 +1,5 @@
+import CRaceCheckSupport
+
 /// What a run records of its `async` calls and how it runs them, for the `actor-reentrancy` diagnosis.
 ///
 /// Every `async` call runs in a task whose preferred executor is racecheck's
@@ -27,4 +29,15 @@ struct CodeAddress: Codable, Sendable, Hashable {
   var module: String
   /// The address's offset from the image's load bias.
   var offset: UInt
+}
+
+extension CodeAddress {
+  /// The code at `address` placed in the loaded image that holds it, or nil when no image does.
+  init?(placing address: UInt) {
+    var path = [CChar](repeating: 0, count: 4096)
+    var offset: UInt = 0
+    guard rc_code_image(address, &path, Int32(path.count), &offset) == 0 else { return nil }
+    let bytes = path.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    self.init(module: String(decoding: bytes, as: UTF8.self), offset: offset)
+  }
 }

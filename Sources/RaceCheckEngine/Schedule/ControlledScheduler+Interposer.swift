@@ -1,5 +1,4 @@
 import CRaceCheckInterposer
-import CRaceCheckSupport
 
 /// The scheduler's side of the interposer: unmodified code's queues, mutexes and stored properties as scheduling points.
 extension ControlledScheduler {
@@ -34,12 +33,7 @@ extension ControlledScheduler {
     guard work.block == nil, let function = work.function else { return false }
     let address = UInt(bitPattern: unsafeBitCast(function, to: UnsafeRawPointer.self))
     if let known = concurrencyJobFunctions[address] { return known }
-    var path = [CChar](repeating: 0, count: 4096)
-    var offset: UInt = 0
-    let isJob =
-      rc_code_image(address, &path, Int32(path.count), &offset) == 0
-      && String(decoding: path.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        .contains("libswift_Concurrency")
+    let isJob = CodeAddress(placing: address)?.module.contains("libswift_Concurrency") ?? false
     concurrencyJobFunctions[address] = isJob
     return isJob
   }
