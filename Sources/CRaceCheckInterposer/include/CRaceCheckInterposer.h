@@ -20,7 +20,11 @@
  *   dispatch_set_target_queue, dispatch_read, dispatch_write, dispatch_io_create(_with_path,
  *   _with_io),
  *   swift_beginAccess, swift_allocObject, swift_allocBox,
- *   Synchronization's _MutexHandle._lockSlow, _unlockSlow and _tryLockSlow.
+ *   Synchronization's _MutexHandle._lockSlow, _unlockSlow and _tryLockSlow,
+ *   and, only to note what they do to the concurrency runtime's own state for
+ *   partial-order reduction: swift_task_switch, swift_task_create, Task.cancel(),
+ *   Task.isCancelled, Task.checkCancellation(), UnsafeCurrentTask's and the task
+ *   groups' cancel, cancelAll() and isCancelled.
  *
  * The static linker exports a definition in an executable that a shared
  * library on the link line refers to, and the dynamic linker then binds that
@@ -246,6 +250,47 @@ void rc_work_run(rc_work work);
 
 /* After the block ended on its queue: leaves its group, which its waiters see, and frees it. */
 void rc_work_finish(rc_work work);
+
+/* MARK: The Swift concurrency runtime's own state (concurrency.c) */
+
+/* What a call of code under test did to the concurrency runtime's state, as noted. */
+typedef enum rc_runtime_touch_kind {
+  /* A task left the executor whose identity is `object` (the actor itself, for a default
+   * actor) for another one. */
+  RC_RUNTIME_EXECUTOR_LEFT = 0,
+  /* A task went to the executor whose identity is `object`: it took it, or queued on it. */
+  RC_RUNTIME_EXECUTOR_SOUGHT = 1,
+  /* A check of a task's or a group's cancellation. */
+  RC_RUNTIME_CANCELLATION_CHECK = 2,
+  /* A task, or a group's tasks, cancelled: their children too. */
+  RC_RUNTIME_CANCEL = 3,
+  /* The task `object` made as a child of the task group `related`. */
+  RC_RUNTIME_GROUP_CHILD = 4,
+  /* The thread starts running the task job `object`. */
+  RC_RUNTIME_TASK_JOB = 5,
+  /* The thread starts running a job the runtime made for the executor whose identity is
+   * `object`, an actor's queue of jobs; 0 for one it cannot tell. */
+  RC_RUNTIME_EXECUTOR_JOB = 6,
+} rc_runtime_touch_kind;
+
+typedef struct rc_runtime_touch {
+  rc_runtime_touch_kind kind;
+  uintptr_t object;
+  uintptr_t related;
+} rc_runtime_touch;
+
+/* Moves the calling thread's notes since the last take into `touches`: how many, or -1 when
+ * there were more than `capacity`, or than the log holds, and some are lost. */
+int rc_runtime_touches_take(rc_runtime_touch *touches, int capacity);
+
+/* Drops the calling thread's notes. */
+void rc_runtime_touches_clear(void);
+
+/* Notes, under a scheduler, that the calling thread starts running `job`. */
+void rc_runtime_note_job(const void *job);
+
+/* The main actor's executor identity. */
+uintptr_t rc_main_executor_identity(void);
 
 /* Runs iteration `index` of `work` as code under test on the calling (controlled) thread. */
 void rc_apply_run(const rc_apply_work *work, size_t index);

@@ -61,7 +61,11 @@ final class CallExecutor: TaskExecutor {
         call: recording.call(), leftExecutor: hop.currentExecutor,
         continuations: hop.continuations)
     }
-    queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    queue.async {
+      // Under the scheduler, which job the block runs says what its steps touch.
+      rc_runtime_note_job(unsafeBitCast(job, to: UnsafeRawPointer.self))
+      job.runSynchronously(on: self.asUnownedTaskExecutor())
+    }
   }
 }
 

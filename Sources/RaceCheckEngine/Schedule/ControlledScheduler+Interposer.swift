@@ -21,15 +21,22 @@ extension ControlledScheduler {
   }
 
   fileprivate func submit(_ work: rc_work, to queue: rc_queue, barrier: Bool) {
-    let concurrencyJob = runsAConcurrencyJob(work)
-    let work = UncheckedBox(work)
     submit(
-      to: state(of: QueueIdentity(queue)), barrier: barrier, concurrencyJob: concurrencyJob,
-      { rc_work_run(work.value) }, afterEnd: { rc_work_finish(work.value) })
+      to: state(of: QueueIdentity(queue)), barrier: barrier, running(work),
+      afterEnd: { [work = UncheckedBox(work)] in rc_work_finish(work.value) })
   }
 
-  /// Whether `work` runs a Swift concurrency job: the runtime's executors submit jobs as functions of its own library.
-  func runsAConcurrencyJob(_ work: rc_work) -> Bool {
+  /// What runs `work` on a controlled thread: the block or the function, after noting the job it runs for the concurrency runtime's, which says what the job's steps touch (``noteRuntimeTouches(of:)``).
+  func running(_ work: rc_work) -> () -> Void {
+    let job = runsAConcurrencyJob(work) ? UncheckedBox(work.context) : nil
+    return { [work = UncheckedBox(work)] in
+      if let job { rc_runtime_note_job(job.value) }
+      rc_work_run(work.value)
+    }
+  }
+
+  /// Whether `work` runs a Swift concurrency job: the runtime's executors submit jobs as functions of its own library, with the job as the context.
+  private func runsAConcurrencyJob(_ work: rc_work) -> Bool {
     guard work.block == nil, let function = work.function else { return false }
     let address = UInt(bitPattern: unsafeBitCast(function, to: UnsafeRawPointer.self))
     if let known = concurrencyJobFunctions[address] { return known }

@@ -136,7 +136,6 @@ extension ControlledScheduler {
       rc_work_finish(work.value)
       return
     }
-    let concurrencyJob = runsAConcurrencyJob(work.value)
     let timer = virtualTime.setTimer(after: delay)
     let condition = Condition("for the timers due before it to fire") { [unowned self] in
       virtualTime.isNext(timer)
@@ -148,7 +147,7 @@ extension ControlledScheduler {
       record(thread, "timer fires at \(timer.deadline) (virtual)")
       // Still pending while it enqueues, so that no timer due after it enqueues first.
       submit(
-        to: state, barrier: false, concurrencyJob: concurrencyJob, { rc_work_run(work.value) },
+        to: state, barrier: false, running(work.value),
         afterEnd: { rc_work_finish(work.value) })
       virtualTime.fire(timer)
     }

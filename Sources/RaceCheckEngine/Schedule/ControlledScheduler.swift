@@ -62,6 +62,10 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     var nextStep: StepFootprint = .unknown
     /// The addresses of the locks it holds: any step of it may release one without a scheduling point first.
     var heldLocks: [UInt] = []
+    /// The identity of the executor it ran Swift concurrency code on at its last scheduling point, 0 for none or the generic one.
+    var executorHeld: UInt = 0
+    /// What every step of the Swift concurrency job it runs touches beyond what its calls say: the group of a group's child task (``noteRuntimeTouches(of:)``).
+    var jobTouches: [StepFootprint.Touch] = []
     var finished = false
     var clock = VectorClock()
     /// The kernel's id of the thread, which a `Mutex` it holds keeps in its lock word; 0 until it starts.
@@ -230,8 +234,12 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   /// The reads outside every queue, after leaving one, that another call's block on the queue preceded.
   private(set) var readsAfterLeaving: [ReadAfterLeaving] = []
   private(set) var cutOff = false
-  /// The locks the running thread released since its last scheduling point, which had no point of their own.
-  private var releasedInStep: [UInt] = []
+  /// What the running thread touched since its last scheduling point with no point of its own: the locks it released, the concurrency runtime's state it changed.
+  var touchedUnseenInStep: [StepFootprint.Touch] = []
+  /// The task group each task made in a group this schedule belongs to, by the task's address.
+  var groupsOfTasks: [UInt: UInt] = [:]
+  /// The main actor's executor identity: its jobs run on the main queue, which orders them already.
+  let mainExecutorIdentity = UInt(rc_main_executor_identity())
   private var queues: [UInt: QueueState] = [:]
   private var locks: [UInt: LockState] = [:]
   /// Semaphores, groups and conditions by address.
@@ -306,7 +314,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     root.semaphore.signal()
     done.wait()
     releaseMutexes()
-    reportReleases()
+    reportUnseenTouches()
     strategyBox.strategy.endSchedule(steps: choices.count, waiting: footprints())
     return true
   }
@@ -396,6 +404,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   /// `next` is what `me`'s step after the point touches, up to its next point; ``StepFootprint/unknown``
   /// where the caller cannot say, which costs a reducing search schedules but hides none.
   func point(_ me: ControlledThread, waiting wait: Wait = .none, next: StepFootprint = .unknown) {
+    noteRuntimeTouches(of: me)
     me.wait = wait
     me.nextStep = next
     poisonMutexes()
@@ -423,6 +432,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
 
   /// Ends `me`'s run and hands over to the next thread, or ends the schedule.
   func finish(_ me: ControlledThread) {
+    noteRuntimeTouches(of: me)
     // A thread that joins this one is ordered after all it did.
     SanitizerOrder.release(me, slot: 1)
     me.finished = true
@@ -443,7 +453,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
 
   /// Asks the strategy which of `enabled` runs next and records the choice, noting a preemption when `me` could have gone on.
   private func decide(enabled: [Int], running me: ControlledThread) -> Int {
-    reportReleases()
+    reportUnseenTouches()
     let next = strategyBox.strategy.choose(schedulingPoint(enabled: enabled, running: me))
     if next != me.id, enabled.contains(me.id) { preemptionSteps.append(choices.count) }
     choices.append(next)
@@ -467,17 +477,22 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     return threads.map { $0.finished ? nil : $0.nextStep.holding(locks: $0.heldLocks) }
   }
 
-  /// Tells the strategy which locks the step just run released, when it released any.
-  private func reportReleases() {
-    guard !releasedInStep.isEmpty else { return }
-    if strategyBox.strategy.readsFootprints { strategyBox.strategy.stepReleased(releasedInStep) }
-    releasedInStep = []
+  /// Whether the strategy reads what each step touches, as partial-order reduction does.
+  var strategyReadsFootprints: Bool { strategyBox.strategy.readsFootprints }
+
+  /// Tells the strategy what the step just run touched with no scheduling point of its own, when it touched anything.
+  private func reportUnseenTouches() {
+    guard !touchedUnseenInStep.isEmpty else { return }
+    if strategyBox.strategy.readsFootprints {
+      strategyBox.strategy.stepTouched(touchedUnseenInStep)
+    }
+    touchedUnseenInStep = []
   }
 
   /// Notes that `me` no longer holds the lock at `address`, released with no scheduling point of its own.
   func dropHeldLock(_ address: UInt, of me: ControlledThread) {
     me.heldLocks.removeFirst(address)
-    releasedInStep.append(address)
+    touchedUnseenInStep.append(.primitive(address))
   }
 
   private func end() {
@@ -695,23 +710,18 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
 
   /// Submits `body` to the queue, to run on a controlled thread of its own once the queue admits it.
   ///
-  /// `afterEnd` runs once the block has left the queue: a group's leave happens then. A block
-  /// that runs a Swift concurrency job (`concurrencyJob`, or any block of a task's own queue)
-  /// starts and ends as ``StepFootprint/jobAdmission(_:)`` says.
+  /// `afterEnd` runs once the block has left the queue: a group's leave happens then.
   @discardableResult
   func submit(
-    to state: QueueState, barrier: Bool, concurrencyJob: Bool = false,
-    _ body: @escaping () -> Void, afterEnd: (() -> Void)? = nil
+    to state: QueueState, barrier: Bool, _ body: @escaping () -> Void,
+    afterEnd: (() -> Void)? = nil
   ) -> ControlledThread {
     let me = currentThread()
     point(me, next: .enqueues(state.identity))
     note(state, barrier: barrier, me)
     let item = item(state, thread: threads.count, flagged: barrier)
     state.pending.append(item)
-    let admission =
-      concurrencyJob || state.taskColumn != nil
-      ? StepFootprint.jobAdmission(state.identity)
-      : .admission(state.identity, alone: item.barrier)
+    let admission = StepFootprint.admission(state.identity, alone: item.barrier)
     let block = spawn(
       name: state.taskColumn ?? "Block \(threads.count) on '\(state.name)'", clock: me.clock,
       wait: .admission(state, item), firstStep: admission

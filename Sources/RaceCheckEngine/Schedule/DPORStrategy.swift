@@ -27,8 +27,10 @@ struct DPORStrategy: ScheduleStrategy {
     var backtrack: Set<Int>
     /// The threads it has tried here.
     var done: Set<Int>
-    /// The threads asleep here: every schedule choosing one of them here is equivalent to one already run or on the way.
-    var asleep: Set<Int>
+    /// The threads asleep here, each with what its next step touched of the concurrency runtime's state where it was tried: every schedule choosing one of them here is equivalent to one already run or on the way.
+    var asleep: [Int: [StepFootprint.Touch]]
+    /// By thread, what the step each thread tried here touched of the concurrency runtime's state, once it ran (``StepFootprint/runtimeTouchesInAnySchedule``).
+    var tried: [Int: [StepFootprint.Touch]] = [:]
   }
 
   /// A step the current schedule ran: its thread, what it touched, and which steps happen before it.
@@ -37,7 +39,7 @@ struct DPORStrategy: ScheduleStrategy {
     var footprint: StepFootprint
     /// By thread, one more than the index of that thread's last step that happens before this one (or is it).
     var clock: [Int]
-    /// The thread's clock before the step, to record it again once the step says what it released.
+    /// The thread's clock before the step, to record it again once the step says what it touched unseen.
     var clockBefore: [Int]
   }
 
@@ -70,7 +72,7 @@ struct DPORStrategy: ScheduleStrategy {
       return true
     }
     while var last = nodes.popLast() {
-      if let untried = last.backtrack.subtracting(last.done).subtracting(last.asleep).min() {
+      if let untried = last.backtrack.subtracting(last.done).subtracting(last.asleep.keys).min() {
         last.done.insert(untried)
         last.chosen = untried
         nodes.append(last)
@@ -91,10 +93,11 @@ struct DPORStrategy: ScheduleStrategy {
   mutating func choose(_ point: SchedulingPoint) -> Int {
     let goOn = point.enabled.contains(point.running) ? point.running : point.enabled[0]
     guard !isSleepBlocked else { return goOn }
-    var asleep: Set<Int> = []
+    var asleep: [Int: [StepFootprint.Touch]] = [:]
     if position > 0 {
-      // The step before this point has run and said what it released: its races are known.
+      // The step before this point has run and said what it touched unseen: its races are known.
       markRaces(ofStep: position - 1)
+      noteTried(step: position - 1)
       asleep = asleepAfterLastStep()
     }
     let chosen: Int
@@ -104,7 +107,7 @@ struct DPORStrategy: ScheduleStrategy {
       chosen = point.enabled.contains(replayed) ? replayed : point.enabled[0]
       nodes[position].asleep = asleep
     } else {
-      let awake = point.enabled.filter { !asleep.contains($0) }
+      let awake = point.enabled.filter { asleep[$0] == nil }
       guard let first = awake.first else {
         isSleepBlocked = true
         return goOn
@@ -117,18 +120,18 @@ struct DPORStrategy: ScheduleStrategy {
     }
     lastFootprints = point.footprints
     let footprint = point.footprints.indices.contains(chosen) ? point.footprints[chosen] : nil
-    // What the step may release is known once it ran (``stepReleased(_:)``).
-    run(chosen, (footprint ?? .unknown).ran(releasing: []))
+    // What the step touches unseen is known once it ran (``stepTouched(_:)``).
+    run(chosen, (footprint ?? .unknown).ran(touching: []))
     position += 1
     return chosen
   }
 
-  mutating func stepReleased(_ addresses: [UInt]) {
+  mutating func stepTouched(_ unseen: [StepFootprint.Touch]) {
     guard !isSleepBlocked, let last = steps.popLast() else { return }
     let made = madeByLastStep
     threadClocks[last.thread] = last.clockBefore
-    run(last.thread, last.footprint.ran(releasing: addresses))
-    // The threads it made start after the release too.
+    run(last.thread, last.footprint.ran(touching: unseen))
+    // The threads it made start after what it touched too.
     for thread in made { threadClocks[thread] = threadClocks[last.thread] }
     madeByLastStep = made
   }
@@ -137,9 +140,12 @@ struct DPORStrategy: ScheduleStrategy {
     // A thread that never ran again still races with what ran before it: a deadlock is a
     // state like any other, and another order may avoid it or reach another one.
     guard !isSleepBlocked else { return }
-    if !self.steps.isEmpty { markRaces(ofStep: self.steps.count - 1) }
-    for (thread, footprint) in waiting.enumerated() {
-      guard let footprint else { continue }
+    if let last = self.steps.indices.last {
+      markRaces(ofStep: last)
+      noteTried(step: last)
+    }
+    for (thread, waiting) in waiting.enumerated() {
+      guard let footprint = waiting?.unran else { continue }
       let before = clock(of: thread)
       markRaces(
         of: thread, footprint, before: self.steps.count, clockBefore: before,
@@ -147,16 +153,29 @@ struct DPORStrategy: ScheduleStrategy {
     }
   }
 
+  /// Notes what step `index`, which has run, touched of the runtime's state: what its thread's step touches wherever it sleeps.
+  private mutating func noteTried(step index: Int) {
+    nodes[index].tried[steps[index].thread] = steps[index].footprint.runtimeTouchesInAnySchedule
+  }
+
   /// The threads asleep after the last step: those asleep or tried before it at its point, whose next step does not conflict with it.
-  private func asleepAfterLastStep() -> Set<Int> {
+  ///
+  /// A thread's next step is what it names at its point now, with what it touched of the
+  /// concurrency runtime's state where it was tried, which no point names: the code is
+  /// deterministic, and the steps since then commute with it.
+  private func asleepAfterLastStep() -> [Int: [StepFootprint.Touch]] {
     let node = nodes[position - 1]
     let step = steps[position - 1]
-    return node.asleep.union(node.done).filter { thread in
-      guard thread != step.thread, lastFootprints.indices.contains(thread),
-        let next = lastFootprints[thread]
-      else { return false }
-      return !next.conflicts(with: step.footprint)
+    var asleep: [Int: [StepFootprint.Touch]] = [:]
+    for thread in node.done.union(node.asleep.keys) where thread != step.thread {
+      guard lastFootprints.indices.contains(thread), let next = lastFootprints[thread] else {
+        continue
+      }
+      // A thread tried whose step never said what it touched may touch anything.
+      let runtime = node.tried[thread] ?? node.asleep[thread] ?? [.anyRuntimeState]
+      if !next.alsoTouching(runtime).conflicts(with: step.footprint) { asleep[thread] = runtime }
     }
+    return asleep
   }
 
   /// Marks the races of step `index`, which has run, with the steps before it.

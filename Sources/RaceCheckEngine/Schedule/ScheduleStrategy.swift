@@ -8,8 +8,8 @@ protocol ScheduleStrategy {
   mutating func threadCreated(_ thread: Int)
   /// The thread to run at `point`, one of its enabled threads.
   mutating func choose(_ point: SchedulingPoint) -> Int
-  /// Called, before the next point is chosen or the schedule ends, when the step just run released the locks at `addresses` without a scheduling point of its own, when the strategy reads footprints.
-  mutating func stepReleased(_ addresses: [UInt])
+  /// Called, before the next point is chosen or the schedule ends, when the step just run touched `unseen` with no scheduling point of its own (a lock it released, an actor it took), when the strategy reads footprints.
+  mutating func stepTouched(_ unseen: [StepFootprint.Touch])
   /// Called when the schedule ends after `steps` scheduling points; `waiting` holds, by thread, the next step of each thread that never ran again (a deadlock, a cut-off), nil for a finished one, when the strategy reads footprints.
   mutating func endSchedule(steps: Int, waiting: [StepFootprint?])
 }
@@ -17,7 +17,7 @@ protocol ScheduleStrategy {
 extension ScheduleStrategy {
   var readsFootprints: Bool { false }
 
-  mutating func stepReleased(_ addresses: [UInt]) {}
+  mutating func stepTouched(_ unseen: [StepFootprint.Touch]) {}
 }
 
 /// Chooses uniformly among the threads that can run; schedule `index` draws from its own derived seed.

@@ -24,6 +24,12 @@ struct StepFootprint: Hashable, Sendable {
     /// enqueued in (``primitive(_:)`` steps, which do race). So a search never reverses
     /// them (``races(with:)``).
     case admission(UInt, alone: Bool)
+    /// State the Swift concurrency runtime keeps by atomics of its own; `writes` for a change.
+    case runtime(RuntimeState, writes: Bool)
+    /// Any executor's state: what a step touches that runs a job the runtime made for an executor, which takes or queues on an actor with no call the interposer sees.
+    case anyExecutor
+    /// Any of the runtime's state: what a step running Swift concurrency code may touch before it says what it did.
+    case anyRuntimeState
     /// An operation's call, recorded in the history.
     case call
     /// An operation's return, recorded in the history.
@@ -34,13 +40,35 @@ struct StepFootprint: Hashable, Sendable {
     case `return`
   }
 
+  /// State of the Swift concurrency runtime that a step changes or reads with no scheduling point.
+  ///
+  /// The runtime takes an actor, gives it up, cancels a task and collects a group's results
+  /// by atomics of its own. The interposer notes the calls that do (`swift_task_switch`,
+  /// `Task.cancel()`, `Task.isCancelled`, a group's child made), and the scheduler reads which
+  /// executor a thread runs on at each of its points.
+  enum RuntimeState: Hashable, Sendable {
+    /// The jobs an actor, or another serial executor, runs, by its identity, in the order tasks come to it: a task that switches to it takes it or queues on it.
+    case executor(UInt)
+    /// An actor's turn, by its identity: the thread that runs its jobs takes it, or gives it up.
+    ///
+    /// Like a serial queue's admissions (``Touch/admission(_:alone:)``), two turns are
+    /// ordered, the later after the earlier, but a search never reverses them: which job the
+    /// actor runs next follows from the order its jobs came to it (``executor(_:)``), which
+    /// races.
+    case actorTurn(UInt)
+    /// Whether tasks are cancelled: one state for every task, since a cancel reaches a task's children too.
+    case cancellation
+    /// The results of the task group at this address, in the order its children finish.
+    case group(UInt)
+  }
+
   /// What the step names as touched.
   private(set) var touches: [Touch]
-  /// The locks the thread holds, which the step may release without a scheduling point of its own.
+  /// What the step may touch with no scheduling point of its own: the locks the thread holds, which it may release, and the concurrency runtime's state.
   ///
-  /// Conflicts count them, as the step may release them; once the step ran, the scheduler
-  /// says which it did release (``ScheduleStrategy/stepReleased(_:)``), and only those stay.
-  private(set) var releasable: [Touch] = []
+  /// Conflicts count them; once the step ran, the scheduler says what it did touch
+  /// (``ScheduleStrategy/stepTouched(_:)``), and only that stays.
+  private(set) var mayTouchUnseen: [Touch] = []
   /// Whether the scheduler cannot tell what the step touches.
   private(set) var isUnknown: Bool
 
@@ -81,14 +109,6 @@ struct StepFootprint: Hashable, Sendable {
     .init([.admission(queue, alone: alone)])
   }
 
-  /// A step that starts or ends a block running a Swift concurrency job on the queue at `address`.
-  ///
-  /// It conflicts with every step on the queue, enqueues included, and races with them: the
-  /// runtime decides by atomics no hook shows (an actor taken or given up, a task's status)
-  /// which job runs where, and a job's start and end are the nearest steps the scheduler
-  /// sees, so a search tries both orders of them.
-  static func jobAdmission(_ queue: UInt) -> StepFootprint { .primitive(queue) }
-
   /// A step whose effect the scheduler cannot name: it conflicts with every step.
   static let unknown = StepFootprint([], isUnknown: true)
 
@@ -96,15 +116,47 @@ struct StepFootprint: Hashable, Sendable {
   func holding(locks addresses: [UInt]) -> StepFootprint {
     guard !addresses.isEmpty, !isUnknown else { return self }
     var footprint = self
-    footprint.releasable = addresses.map(Touch.primitive)
+    footprint.mayTouchUnseen = addresses.map(Touch.primitive)
     return footprint
   }
 
-  /// The footprint of the step once it ran, having released the primitives at `addresses` and no other lock it held.
-  func ran(releasing addresses: [UInt]) -> StepFootprint {
+  /// What the step touched of the concurrency runtime's state, as it holds in any schedule: an actor or a group as any actor or any state, since another schedule allocates them at other addresses.
+  var runtimeTouchesInAnySchedule: [Touch] {
+    var found: [Touch] = []
+    for touch in touches {
+      let stable: Touch
+      switch touch {
+      case .runtime(.executor, _), .runtime(.actorTurn, _), .anyExecutor: stable = .anyExecutor
+      case .runtime(.group, _), .anyRuntimeState: stable = .anyRuntimeState
+      case .runtime(.cancellation, _): stable = touch
+      default: continue
+      }
+      if !found.contains(stable) { found.append(stable) }
+    }
+    return found
+  }
+
+  /// This footprint, touching `more` as well.
+  func alsoTouching(_ more: [Touch]) -> StepFootprint {
+    guard !more.isEmpty, !isUnknown else { return self }
     var footprint = self
-    footprint.releasable = []
-    footprint.touches += addresses.map(Touch.primitive)
+    footprint.touches += more
+    return footprint
+  }
+
+  /// This footprint, for a step that never ran: it may also touch any of the concurrency runtime's state, which only a step that ran says it did.
+  var unran: StepFootprint {
+    guard !isUnknown else { return self }
+    var footprint = self
+    footprint.mayTouchUnseen.append(.anyRuntimeState)
+    return footprint
+  }
+
+  /// The footprint of the step once it ran, having touched `unseen` with no scheduling point of its own, and nothing else it might have.
+  func ran(touching unseen: [Touch]) -> StepFootprint {
+    var footprint = self
+    footprint.mayTouchUnseen = []
+    footprint.touches += unseen
     return footprint
   }
 
@@ -128,8 +180,8 @@ struct StepFootprint: Hashable, Sendable {
         second.contains { Self.conflict(touch, $0, admissionsCount: admissionsCount) }
       }
     }
-    return conflict(touches, other.touches) || conflict(touches, other.releasable)
-      || conflict(releasable, other.touches) || conflict(releasable, other.releasable)
+    return conflict(touches, other.touches) || conflict(touches, other.mayTouchUnseen)
+      || conflict(mayTouchUnseen, other.touches) || conflict(mayTouchUnseen, other.mayTouchUnseen)
   }
 
   private static func conflict(_ first: Touch, _ second: Touch, admissionsCount: Bool) -> Bool {
@@ -139,6 +191,18 @@ struct StepFootprint: Hashable, Sendable {
       return one == other
     case (.admission(let one, let oneAlone), .admission(let other, let otherAlone)):
       return admissionsCount && one == other && (oneAlone || otherAlone)
+    case (.runtime(.actorTurn(let one), _), .runtime(.actorTurn(let other), _)):
+      return admissionsCount && one == other
+    case (.runtime(let one, let oneWrites), .runtime(let other, let otherWrites)):
+      return one == other && (oneWrites || otherWrites)
+    case (.anyExecutor, .runtime(.executor, _)), (.runtime(.executor, _), .anyExecutor),
+      (.anyExecutor, .runtime(.actorTurn, _)), (.runtime(.actorTurn, _), .anyExecutor),
+      (.anyExecutor, .anyExecutor):
+      return true
+    case (.anyRuntimeState, .runtime), (.runtime, .anyRuntimeState),
+      (.anyRuntimeState, .anyExecutor),
+      (.anyExecutor, .anyRuntimeState), (.anyRuntimeState, .anyRuntimeState):
+      return true
     case (.call, .return), (.return, .call):
       return true
     default:

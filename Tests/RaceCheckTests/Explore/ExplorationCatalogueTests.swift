@@ -58,9 +58,6 @@ extension RaceCheckTestSuite {
       }
     }
 
-    /// The rows whose search the reduction does not end within 5,000 schedules: a search as you type, whose tasks' jobs hop between the main actor and the global executor and are cancelled, each job's start and end conflicting with every step on its queue (``StepFootprint/jobAdmission(_:)``).
-    static let rowsBeyondTheReduction: Set<String> = ["StaleSearchShown", "StaleSearchDropped"]
-
     /// Partial-order reduction's search of a body, in this process, up to 5,000 schedules.
     private static var reducing: Configuration {
       var configuration = configuration(seed: 1)
@@ -68,7 +65,7 @@ extension RaceCheckTestSuite {
       return configuration
     }
 
-    @Test(arguments: failingExplorations.filter { !rowsBeyondTheReduction.contains($0) })
+    @Test(arguments: failingExplorations)
     func failingRowIsNamedByTheReduction(name: String) throws {
       let target = try Self.target(named: name)
       let report = target.checkable.check(Self.reducing)
@@ -78,17 +75,6 @@ extension RaceCheckTestSuite {
     @Test(arguments: fixedExplorations)
     func fixedTwinPassesEveryInterleaving(name: String) throws {
       let target = try Self.target(named: name)
-      guard !Self.rowsBeyondTheReduction.contains(name) else {
-        // A random walk per seed, as the failing rows are searched, but shorter: a pass runs
-        // every schedule of its budget.
-        for seed: UInt64 in 1...10 {
-          var configuration = Self.configuration(seed: seed)
-          configuration.schedule = ScheduleSettings(schedulesPerScenario: 100)
-          let report = target.checkable.check(configuration)
-          #expect(report.verdict == .pass, "\(name), seed \(seed): \(report)")
-        }
-        return
-      }
       let report = target.checkable.check(Self.reducing)
       #expect(report.verdict == .pass, "\(name): \(report)")
       #expect(

@@ -35,7 +35,6 @@ final class BarrierRegister: @unchecked Sendable {
   }
 }
 
-/// Two locks taken in opposite orders by two operations: a lock-order deadlock.
 /// An actor that logs who called it, in the order the calls ran.
 actor CallerLog {
   private(set) var callers: [Int] = []
@@ -53,6 +52,7 @@ final class OrdersSeen: @unchecked Sendable {
   func insert(_ order: [Int]) { lock.withLock { _ = seen.insert(order) } }
 }
 
+/// Two locks taken in opposite orders by two operations: a lock-order deadlock.
 final class CrossedTransfers: @unchecked Sendable {
   private let checking = SyncLock(name: "checking")
   private let savings = SyncLock(name: "savings")
@@ -190,35 +190,58 @@ extension RaceCheckTestSuite {
       #expect("\(report)".contains("every interleaving of each explored"), "\(report)")
     }
 
-    @Test func tasksOnAnActorAreTriedInEveryOrderTheRuntimeMayRunTheirCallsIn() async {
-      // The runtime takes an actor by atomics the scheduler cannot see: the reduction must
-      // still reach every order of the two tasks' calls that a random walk reaches.
-      let reduced = await Self.ordersOfTwoTasksOnAnActor(.dpor, schedules: 20_000)
-      let random = await Self.ordersOfTwoTasksOnAnActor(.random, schedules: 1_000)
-      #expect(reduced.report.verdict == .pass, "\(reduced.report)")
-      #expect(
-        "\(reduced.report)".contains("every interleaving of this body explored"),
-        "\(reduced.report)")
-      #expect(random.orders.count > 1, "\(random.orders)")
-      #expect(random.orders.isSubset(of: reduced.orders), "\(reduced.orders), \(random.orders)")
-    }
-
-    /// The orders in which two tasks' two calls each ran on an actor, over the schedules of a search of `strategy`.
-    private static func ordersOfTwoTasksOnAnActor(
-      _ strategy: ScheduleSettings.Strategy, schedules: Int
-    ) async -> (orders: Set<[Int]>, report: CheckReport) {
-      let seen = OrdersSeen()
-      let report = await explore(
-        "two tasks on an actor", strategy: strategy, schedules: schedules, seed: 1,
-        isolated: false
-      ) {
+    /// Bodies whose outcome the concurrency runtime decides by atomics no scheduling point shows: which task takes an actor first, whether a cancel comes before a check, which child of a group finishes first.
+    static let runtimeRaces: [RuntimeRace] = [
+      RuntimeRace("two tasks calling an actor twice each") { seen in
         let log = CallerLog()
         let first = Task { for _ in 0..<2 { await log.append(1) } }
         let second = Task { for _ in 0..<2 { await log.append(2) } }
         _ = await (first.value, second.value)
         seen.insert(await log.callers)
-      }
-      return (seen.orders, report)
+      },
+      RuntimeRace("two tasks calling two actors in opposite orders") { seen in
+        let (one, other) = (CallerLog(), CallerLog())
+        let first = Task {
+          await one.append(1)
+          await other.append(1)
+        }
+        let second = Task {
+          await other.append(2)
+          await one.append(2)
+        }
+        _ = await (first.value, second.value)
+        seen.insert(await one.callers + other.callers)
+      },
+      RuntimeRace("a task cancelled while it checks for cancellation") { seen in
+        let checking = Task { Task.isCancelled ? 1 : 0 }
+        let cancelling = Task { checking.cancel() }
+        await cancelling.value
+        seen.insert([await checking.value])
+      },
+      RuntimeRace("a task group's children finishing") { seen in
+        let order = await withTaskGroup(of: Int.self) { group in
+          for child in 1...3 { group.addTask { child } }
+          var order: [Int] = []
+          for await child in group { order.append(child) }
+          return order
+        }
+        seen.insert(order)
+      },
+    ]
+
+    @Test(arguments: runtimeRaces)
+    func theReductionReachesEveryOutcomeTheRuntimeMayDecide(_ race: RuntimeRace) async {
+      // The runtime decides these by atomics the scheduler cannot see: the reduction must still
+      // reach every outcome a random walk reaches, and end.
+      let reduced = await race.outcomes(.dpor, schedules: 20_000)
+      let random = await race.outcomes(.random, schedules: 1_000)
+      #expect(reduced.report.verdict == .pass, "\(reduced.report)")
+      #expect(
+        "\(reduced.report)".contains("every interleaving of this body explored"),
+        "\(reduced.report)")
+      #expect(random.outcomes.count > 1, "\(random.outcomes)")
+      #expect(
+        random.outcomes.isSubset(of: reduced.outcomes), "\(reduced.outcomes), \(random.outcomes)")
     }
 
     @Test func aBudgetThatEndsBeforeTheInterleavingsIsNoPass() throws {
@@ -231,5 +254,29 @@ extension RaceCheckTestSuite {
       #expect(report.verdict == .inconclusive, "\(report)")
       #expect("\(report)".contains("still had interleavings to explore"), "\(report)")
     }
+  }
+}
+
+/// A body whose outcome, an array of numbers, the concurrency runtime decides, for ``RaceCheckTestSuite/ReducedScheduleTests``.
+struct RuntimeRace: Sendable, CustomTestStringConvertible {
+  let name: String
+  let body: @Sendable (OrdersSeen) async -> Void
+
+  init(_ name: String, body: @escaping @Sendable (OrdersSeen) async -> Void) {
+    self.name = name
+    self.body = body
+  }
+
+  var testDescription: String { name }
+
+  /// The outcomes the body left over the schedules of a search of `strategy`, in this process, and its report.
+  func outcomes(
+    _ strategy: ScheduleSettings.Strategy, schedules: Int
+  ) async -> (outcomes: Set<[Int]>, report: CheckReport) {
+    let seen = OrdersSeen()
+    let report = await explore(
+      name, strategy: strategy, schedules: schedules, seed: 1, isolated: false
+    ) { await body(seen) }
+    return (seen.orders, report)
   }
 }

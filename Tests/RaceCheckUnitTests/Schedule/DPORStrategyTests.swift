@@ -459,7 +459,7 @@ struct SimulatedProgram: CustomStringConvertible {
           released.append(Self.address(ofLock: lock))
           positions[chosen] += 1
         }
-        if !released.isEmpty { strategy.stepReleased(released) }
+        if !released.isEmpty { strategy.stepTouched(released.map(StepFootprint.Touch.primitive)) }
         last = chosen
         step += 1
       }
