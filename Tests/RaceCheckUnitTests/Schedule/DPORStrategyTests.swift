@@ -1,3 +1,4 @@
+import Dispatch
 import RaceCheckHistory
 import Testing
 
@@ -69,16 +70,31 @@ extension UnitTestSuite {
     }
 
     private func expectTheSameFinalStates(
-      batch: UInt64, programs: Int = 50, _ generate: (UInt64) -> SimulatedProgram
+      batch: UInt64, programs: Int = 50,
+      _ generate: @escaping @Sendable (UInt64) -> SimulatedProgram
     ) {
+      // The simulator runs no threads and shares nothing: the programs are searched side by
+      // side, on every core, and judged in order.
+      let searches = UnsafeMutableBufferPointer<(SimulatedProgram.Search, SimulatedProgram.Search)?>
+        .allocate(capacity: programs)
+      searches.initialize(repeating: nil)
+      defer { searches.deallocate() }
+      DispatchQueue.concurrentPerform(iterations: programs) {
+        [searches = UncheckedBox(searches)] index in
+        let program = generate(batch * 1_000 + UInt64(index))
+        // Each iteration writes its own element.
+        searches.value[index] = (
+          program.finalStates(
+            under: BoundedDFSStrategy(bound: SimulatedProgram.unboundedPreemptions)),
+          program.finalStates(under: DPORStrategy())
+        )
+      }
       var reduced = 0
       var full = 0
       for index in 0..<programs {
         let seed = batch * 1_000 + UInt64(index)
         let program = generate(seed)
-        let exhaustive = program.finalStates(
-          under: BoundedDFSStrategy(bound: SimulatedProgram.unboundedPreemptions))
-        let dpor = program.finalStates(under: DPORStrategy())
+        guard let (exhaustive, dpor) = searches[index] else { continue }
         #expect(dpor.states == exhaustive.states, "seed \(seed):\n\(program)")
         #expect(
           dpor.states.contains { $0.raced } == exhaustive.racedWhileRunning,
@@ -354,10 +370,11 @@ struct SimulatedProgram: CustomStringConvertible {
     random.below(2) == 0 ? .unlock(lock) : .unlockWithinStep(lock)
   }
 
+  /// What a search of a program reached: its final states, its schedules, and whether a race showed while the earlier access's operation still ran.
+  typealias Search = (states: Set<FinalState>, schedules: Int, racedWhileRunning: Bool)
+
   /// Runs every schedule `strategy` gives and collects where they ended, and whether one showed a race while the earlier access's operation still ran.
-  func finalStates(under strategy: some ScheduleStrategy) -> (
-    states: Set<FinalState>, schedules: Int, racedWhileRunning: Bool
-  ) {
+  func finalStates(under strategy: some ScheduleStrategy) -> Search {
     var strategy = strategy
     var states: Set<FinalState> = []
     var schedules = 0
