@@ -218,6 +218,15 @@ extension RaceCheckTestSuite {
         await cancelling.value
         seen.insert([await checking.value])
       },
+      RuntimeRace("a task group cancelled while its child checks") { seen in
+        let sawCancel = await withTaskGroup(of: Int.self) { group in
+          group.addTask { Task.isCancelled ? 1 : 0 }
+          await Task.yield()
+          group.cancelAll()
+          return await group.next() ?? -1
+        }
+        seen.insert([sawCancel])
+      },
       RuntimeRace("a task group's children finishing") { seen in
         let order = await withTaskGroup(of: Int.self) { group in
           for child in 1...3 { group.addTask { child } }
@@ -228,6 +237,40 @@ extension RaceCheckTestSuite {
         seen.insert(order)
       },
     ]
+
+    @Test func theCancellationEntryPointsTheInterposerNotesBehaveAsTheRuntimesOwn() async throws {
+      let cancelled = Task { () -> Bool in
+        withUnsafeCurrentTask { $0?.cancel() }
+        return withUnsafeCurrentTask { $0?.isCancelled ?? false } && Task.isCancelled
+      }
+      #expect(await cancelled.value)
+      #expect(cancelled.isCancelled)
+      let checked = Task {
+        withUnsafeCurrentTask { $0?.cancel() }
+        try Task.checkCancellation()
+      }
+      await #expect(throws: CancellationError.self) { try await checked.value }
+      let running = Task { 0 }
+      #expect(!running.isCancelled)
+      await withTaskGroup(of: Void.self) { group in
+        #expect(!group.isCancelled)
+        group.cancelAll()
+        #expect(group.isCancelled)
+      }
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        group.cancelAll()
+        #expect(group.isCancelled)
+        try await group.waitForAll()
+      }
+      await withDiscardingTaskGroup { group in
+        group.cancelAll()
+        #expect(group.isCancelled)
+      }
+      try await withThrowingDiscardingTaskGroup { group in
+        group.cancelAll()
+        #expect(group.isCancelled)
+      }
+    }
 
     @Test(arguments: runtimeRaces)
     func theReductionReachesEveryOutcomeTheRuntimeMayDecide(_ race: RuntimeRace) async {
