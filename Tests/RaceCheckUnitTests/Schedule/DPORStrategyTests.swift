@@ -75,15 +75,19 @@ extension UnitTestSuite {
     ) {
       // The simulator runs no threads and shares nothing: the programs are searched side by
       // side, on every core, and judged in order.
-      let searches = UnsafeMutableBufferPointer<(SimulatedProgram.Search, SimulatedProgram.Search)?>
-        .allocate(capacity: programs)
-      searches.initialize(repeating: nil)
-      defer { searches.deallocate() }
+      typealias Searched = (
+        program: SimulatedProgram, exhaustive: SimulatedProgram.Search,
+        dpor: SimulatedProgram.Search
+      )
+      let searched = UnsafeMutableBufferPointer<Searched?>.allocate(capacity: programs)
+      searched.initialize(repeating: nil)
+      defer { searched.deallocate() }
       DispatchQueue.concurrentPerform(iterations: programs) {
-        [searches = UncheckedBox(searches)] index in
+        [searched = UncheckedBox(searched)] index in
         let program = generate(batch * 1_000 + UInt64(index))
         // Each iteration writes its own element.
-        searches.value[index] = (
+        searched.value[index] = (
+          program,
           program.finalStates(
             under: BoundedDFSStrategy(bound: SimulatedProgram.unboundedPreemptions)),
           program.finalStates(under: DPORStrategy())
@@ -93,8 +97,8 @@ extension UnitTestSuite {
       var full = 0
       for index in 0..<programs {
         let seed = batch * 1_000 + UInt64(index)
-        let program = generate(seed)
-        guard let (exhaustive, dpor) = searches[index] else { continue }
+        // concurrentPerform returns once every iteration has run.
+        let (program, exhaustive, dpor) = searched[index]!
         #expect(dpor.states == exhaustive.states, "seed \(seed):\n\(program)")
         #expect(
           dpor.states.contains { $0.raced } == exhaustive.racedWhileRunning,
