@@ -5,6 +5,10 @@
 #include "interposer.h"
 
 #include <dlfcn.h>
+#include <link.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,14 +76,70 @@ static const char *const machinery[] = {
     "libdispatch.so", "libswift_Concurrency.so", "libswiftCore.so", "libstdc++.so",
 };
 
+/* The loaded images' address ranges, each marked machinery or not, so that telling who
+ * called takes a few comparisons: `dladdr` also looks for the nearest symbol, and on every
+ * interposed call that cost more than the rest of a schedule. Entries are only ever added
+ * (under `images_adding`), and each is complete before `image_count` publishes it, so a
+ * reader needs no lock. The libraries it classifies are never unloaded. */
+enum { RC_IMAGE_CAPACITY = 512 };
+static struct image_range {
+  uintptr_t start, end;
+  bool machinery;
+} images[RC_IMAGE_CAPACITY];
+static _Atomic size_t image_count;
+static atomic_flag images_adding = ATOMIC_FLAG_INIT;
+
+static bool is_machinery(const char *path) {
+  for (size_t i = 0; i < sizeof machinery / sizeof *machinery; i++) {
+    if (strstr(path, machinery[i])) return true;
+  }
+  return false;
+}
+
+static int add_image(struct dl_phdr_info *info, size_t size, void *context) {
+  (void)size;
+  size_t *count = context;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *segment = &info->dlpi_phdr[i];
+    if (segment->p_type != PT_LOAD || !(segment->p_flags & PF_X)) continue;
+    uintptr_t start = info->dlpi_addr + segment->p_vaddr;
+    bool known = false;
+    for (size_t j = 0; j < *count && !known; j++) known = images[j].start == start;
+    if (known || *count == RC_IMAGE_CAPACITY) continue;
+    images[*count] = (struct image_range){
+        start, start + segment->p_memsz, info->dlpi_name && is_machinery(info->dlpi_name)};
+    (*count)++;
+  }
+  return 0;
+}
+
+/* Adds the images loaded since the last call; another thread adding them meanwhile is as good. */
+static void add_loaded_images(void) {
+  if (atomic_flag_test_and_set_explicit(&images_adding, memory_order_acquire)) return;
+  size_t count = atomic_load_explicit(&image_count, memory_order_relaxed);
+  dl_iterate_phdr(add_image, &count);
+  atomic_store_explicit(&image_count, count, memory_order_release);
+  atomic_flag_clear_explicit(&images_adding, memory_order_release);
+}
+
+/* The image holding `address`, or NULL when no image known yet does. */
+static const struct image_range *image_holding(uintptr_t address) {
+  size_t count = atomic_load_explicit(&image_count, memory_order_acquire);
+  for (size_t i = 0; i < count; i++) {
+    if (images[i].start <= address && address < images[i].end) return &images[i];
+  }
+  return 0;
+}
+
 const rc_interposer_hooks *rc_enter_hooks_from(const void *caller) {
   if (!rc_is_subject()) return 0;
-  Dl_info found;
-  if (dladdr(caller, &found) && found.dli_fname != 0) {
-    for (size_t i = 0; i < sizeof machinery / sizeof *machinery; i++) {
-      if (strstr(found.dli_fname, machinery[i])) return 0;
-    }
+  uintptr_t address = (uintptr_t)caller;
+  const struct image_range *image = image_holding(address);
+  if (image == 0) {
+    add_loaded_images();
+    image = image_holding(address);
   }
+  if (image != 0 && image->machinery) return 0;
   return rc_enter_hooks();
 }
 

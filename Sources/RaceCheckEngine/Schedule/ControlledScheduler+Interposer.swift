@@ -226,7 +226,7 @@ extension ControlledScheduler {
     // Only a class instance has stored properties to name; a closure's context or a box has none.
     guard let metadata, let type = ClassLayout.instanceClass(of: metadata) else { return }
     objects[address] = AllocatedObject(size: size, type: type)
-    let layout = layout(of: type)
+    let layout = resources.layout(of: type)
     for unseen in layout.unseenSynchronization { noteUnseen(unseen) }
     guard !layout.mutexes.isEmpty else { return }
     // The object is kept until the schedule ends, when its words are given back.
@@ -237,14 +237,6 @@ extension ControlledScheduler {
     }
   }
 
-  /// The layout of `type`, made once per schedule.
-  private func layout(of type: AnyClass) -> ClassLayout {
-    let id = ObjectIdentifier(type)
-    if let known = layouts[id] { return known }
-    let layout = ClassLayout(type)
-    layouts[id] = layout
-    return layout
-  }
 
   /// Makes every free Mutex the scheduler models miss its fast paths.
   ///
@@ -331,7 +323,7 @@ extension ControlledScheduler {
         address >= $0.key && address < $0.key &+ $0.value.size
       })
     else { return nil }
-    return (start, layout(of: object.type))
+    return (start, resources.layout(of: object.type))
   }
 }
 

@@ -89,6 +89,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     /// Whether the schedule may end with it still waiting, as a program ends: a group's notification,
     /// which a group never empty never sends, or a thread code under test started, waiting for work.
     var mayNeverRun = false
+    /// Its whole life, not yet handed to a real thread: it starts there when first given the turn.
+    var lifeToStart: UncheckedBox<() -> Void>?
 
     init(id: Int, name: String) {
       self.id = id
@@ -248,8 +250,6 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   var variables: [UInt: VariableState] = [:]
   /// The objects code under test allocated in this schedule, by address, to name their stored properties.
   var objects: [UInt: AllocatedObject] = [:]
-  /// The layouts of the classes of ``objects``, made on first use.
-  var layouts: [ObjectIdentifier: ClassLayout] = [:]
   /// By function address, whether a dispatched function runs a Swift concurrency job (``runsAConcurrencyJob(_:)``).
   var concurrencyJobFunctions: [UInt: Bool] = [:]
   /// The lock words of the Mutexes the scheduler models, by address, with their properties' names.
@@ -288,9 +288,13 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   /// The interposer's hooks into this scheduler, which each of its threads installs for itself.
   private(set) lazy var interposerHooks = InterposerHooks(self)
 
-  init(strategy: StrategyBox, maxSteps: Int) {
+  /// What this schedule shares with the check's others: parked threads, class layouts.
+  let resources: ScheduleResources
+
+  init(strategy: StrategyBox, maxSteps: Int, resources: ScheduleResources = ScheduleResources()) {
     strategyBox = strategy
     self.maxSteps = maxSteps
+    self.resources = resources
   }
 
   // MARK: Running a schedule
@@ -311,7 +315,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     let root = spawn(
       name: "Thread 0", clock: VectorClock(), wait: .none, onMainThread: rootOnMainThread,
       body: body)
-    root.semaphore.signal()
+    giveTurn(to: root)
     done.wait()
     releaseMutexes()
     reportUnseenTouches()
@@ -325,26 +329,28 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     name: String, clock: VectorClock, wait: Wait, firstStep: StepFootprint = .unknown,
     onMainThread: Bool = false, body: @escaping (ControlledThread) -> Void
   ) -> ControlledThread {
+    // A parked thread of the pool takes the life when the strategy first picks it: starting
+    // it now would only wake it to wait for that turn, two hand-offs for nothing.
+    let startsOnTurn = !onMainThread && resources.threads.reusesThreads
     let (controlled, run) = makeThread(
       name: name, clock: clock, wait: wait, firstStep: firstStep, onMainThread: onMainThread,
-      body: body)
+      waitsForFirstTurn: !startsOnTurn, body: body)
     if onMainThread {
       // Forwarded, not scheduled: the caller is not a controlled thread.
       DispatchQueue.main.async { run.value() }
-      return controlled
+    } else if startsOnTurn {
+      controlled.lifeToStart = run
+    } else {
+      resources.threads.run(run.value)
     }
-    let thread = Thread { run.value() }
-    thread.name = "rc-sched-\(controlled.id)"
-    // Only one runs at a time and a deadlocked schedule parks its threads for good: keep them small.
-    thread.stackSize = 1 << 20
-    thread.start()
     return controlled
   }
 
   /// Makes a controlled thread and what runs it, its whole life, on the real thread the caller starts.
   func makeThread(
     name: String, clock: VectorClock, wait: Wait, firstStep: StepFootprint = .unknown,
-    onMainThread: Bool = false, body: @escaping (ControlledThread) -> Void
+    onMainThread: Bool = false, waitsForFirstTurn: Bool = true,
+    body: @escaping (ControlledThread) -> Void
   ) -> (ControlledThread, run: UncheckedBox<() -> Void>) {
     let controlled = ControlledThread(id: threads.count, name: name)
     controlled.nextStep = firstStep
@@ -374,19 +380,17 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       // Only one of them runs at a time: on one CPU, a hand-off wakes a thread where the last
       // one stopped, instead of waiting for another core, which a busy machine may not free.
       placement.pin(thread: 0)
-      controlled.semaphore.wait()
+      if waitsForFirstTurn { controlled.semaphore.wait() }
       SanitizerOrder.acquire(controlled)
       controlled.wait = .none
       if let wrapper { wrapper { body(controlled) } } else { body(controlled) }
       finish(controlled)
       // Thread Sanitizer, which hides the scheduler's code, wants a thread to end seen.
       _ = rc_interposer_set_mode(RC_MODE_UNCONTROLLED)
-      if onMainThread {
-        // The main thread goes on serving its queue: it leaves the schedule as it came.
-        pthread_setspecific(key, nil)
-        rc_interposer_install(nil)
-        placement.release()
-      }
+      // The thread goes on, serving its queue or parked for a later schedule: it leaves as it came.
+      pthread_setspecific(key, nil)
+      rc_interposer_install(nil)
+      if onMainThread { placement.release() }
     }
     return (controlled, UncheckedBox(run))
   }
@@ -424,7 +428,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     }
     let next = decide(enabled: enabled, running: me)
     if next != me.id {
-      threads[next].semaphore.signal()
+      giveTurn(to: threads[next])
       me.semaphore.wait()
     }
     me.wait = .none
@@ -448,7 +452,17 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       return
     }
     let next = decide(enabled: enabled, running: me)
-    threads[next].semaphore.signal()
+    giveTurn(to: threads[next])
+  }
+
+  /// Lets `thread` run: wakes it where it waits, or starts its life on a parked thread of the pool.
+  private func giveTurn(to thread: ControlledThread) {
+    if let life = thread.lifeToStart {
+      thread.lifeToStart = nil
+      resources.threads.run(life.value)
+    } else {
+      thread.semaphore.signal()
+    }
   }
 
   /// Asks the strategy which of `enabled` runs next and records the choice, noting a preemption when `me` could have gone on.

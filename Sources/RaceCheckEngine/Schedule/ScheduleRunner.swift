@@ -36,6 +36,8 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
   private let calls: [Scenario.Call]
   /// Watches the run when it happens in an isolated child: each column registers its thread slot and marks its calls in flight.
   private let observer: (any RunObserver)?
+  /// What its schedules share with the check's others: parked threads, class layouts.
+  private let resources: ScheduleResources
   /// The schedule whose trace is streamed to ``observer`` as it runs, if any.
   var tracedSchedule: Int?
   /// Whether thread 0 runs on the process's main thread (``Spec/usesMainThread``).
@@ -46,7 +48,7 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
   convenience init(
     spec: Spec<Subject, Model>, scenario: PreparedScenario<Subject, Model>,
     settings: ScheduleSettings, seed: UInt64, replaying choices: [Int]? = nil,
-    observer: (any RunObserver)? = nil
+    observer: (any RunObserver)? = nil, resources: ScheduleResources = ScheduleResources()
   ) {
     let strategy: any ScheduleStrategy
     // A request's own schedule (shrinking, a repro) comes first; the settings' replaces the search.
@@ -61,15 +63,18 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
       }
     }
     self.init(
-      spec: spec, scenario: scenario, settings: settings, strategy: strategy, observer: observer)
+      spec: spec, scenario: scenario, settings: settings, strategy: strategy, observer: observer,
+      resources: resources)
   }
 
   /// Creates a runner whose schedules `strategy` chooses.
   init(
     spec: Spec<Subject, Model>, scenario: PreparedScenario<Subject, Model>,
-    settings: ScheduleSettings, strategy: any ScheduleStrategy, observer: (any RunObserver)? = nil
+    settings: ScheduleSettings, strategy: any ScheduleStrategy, observer: (any RunObserver)? = nil,
+    resources: ScheduleResources = ScheduleResources()
   ) {
     self.observer = observer
+    self.resources = resources
     self.spec = spec
     self.scenario = scenario
     self.settings = settings
@@ -88,7 +93,8 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
 
   /// Runs schedule `index`, or returns nil when the strategy has no schedule left.
   func run(schedule index: Int) -> Outcome? {
-    let scheduler = ControlledScheduler(strategy: strategy, maxSteps: settings.maxSteps)
+    let scheduler = ControlledScheduler(
+      strategy: strategy, maxSteps: settings.maxSteps, resources: resources)
     scheduler.injectedFault = settings.injectedFault
     // A replay of a schedule the reduction found judges its race as the reduction did.
     scheduler.judgesRacesByOrderAlone = settings.strategy == .dpor

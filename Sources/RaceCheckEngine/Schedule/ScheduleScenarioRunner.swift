@@ -19,6 +19,8 @@ package final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>:
   /// A parked thread never runs again, so the schedules after it run thread 0 on a thread
   /// of its own, and no longer on the main thread.
   private var mainThreadParked = false
+  /// What every schedule of the check shares: parked threads, class layouts.
+  private let resources = ScheduleResources()
 
   package init(
     spec: Spec<Subject, Model>, settings: ScheduleSettings, observer: (any RunObserver)? = nil
@@ -49,7 +51,7 @@ package final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>:
     let sequence = observer?.scenarioStarts(request.scenario) ?? 0
     let runner = ScheduleRunner(
       spec: spec, scenario: prepared, settings: settings, seed: request.seed,
-      replaying: request.replaying, observer: observer)
+      replaying: request.replaying, observer: observer, resources: resources)
     runner.tracedSchedule = request.tracedSchedule
     runner.rootOnMainThread = spec.usesMainThread && !mainThreadParked
     defer { mainThreadParked = mainThreadParked || runner.parkedTheMainThread }
@@ -97,8 +99,10 @@ package final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>:
     if request.fewerPreemptions, !spec.usesMainThread, let found = result.failure {
       var shrunk = withFewestPreemptions(
         found, scenario: request.scenario,
-        makeRunner: { [spec, settings] strategy in
-          ScheduleRunner(spec: spec, scenario: prepared, settings: settings, strategy: strategy)
+        makeRunner: { [spec, settings, resources] strategy in
+          ScheduleRunner(
+            spec: spec, scenario: prepared, settings: settings, strategy: strategy,
+            resources: resources)
         }, checker: checker, deadline: request.deadline)
       let before = found.schedule?.trace?.preemptions
       if before != shrunk.schedule?.trace?.preemptions {
