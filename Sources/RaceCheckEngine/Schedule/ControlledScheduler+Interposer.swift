@@ -237,7 +237,6 @@ extension ControlledScheduler {
     }
   }
 
-
   /// Makes every free Mutex the scheduler models miss its fast paths.
   ///
   /// A word is poisoned only while it is 0, free: a new object's initializer writes 0 after its
