@@ -11,12 +11,7 @@ extension Benchmarks {
     record: (BenchmarkResult) -> Void
   ) throws(Error) {
     if let name = plan.scheduleThroughputTarget {
-      let measured = try target(name).checkable
-      record(
-        BenchmarkResult(
-          name: "schedules-per-second/\(name)/2x3",
-          value: measured.scheduleThroughput(shape: twoByThree, duration: duration).rounded(),
-          unit: "schedules/s"))
+      scheduleThroughput(of: try target(name).checkable, named: name, duration: duration, record: record)
       // The same dictionary scheduled through the interposer and through RaceCheckSync.
       for (variant, spec) in [
         (
@@ -25,20 +20,12 @@ extension Benchmarks {
         ),
         ("RaceCheckSync", BarrierDictionaries.spec(BarrierDictionaries.Primitives.self)),
       ] {
-        record(
-          BenchmarkResult(
-            name: "schedules-per-second/BarrierDictionary-\(variant)/2x3",
-            value: spec.scheduleThroughput(shape: twoByThree, duration: duration).rounded(),
-            unit: "schedules/s"))
+        scheduleThroughput(
+          of: spec, named: "BarrierDictionary-\(variant)", duration: duration, record: record)
       }
     }
     for name in plan.scheduleThroughputTargets {
-      let measured = try target(name).checkable
-      record(
-        BenchmarkResult(
-          name: "schedules-per-second/\(name)/2x3",
-          value: measured.scheduleThroughput(shape: twoByThree, duration: duration).rounded(),
-          unit: "schedules/s"))
+      scheduleThroughput(of: try target(name).checkable, named: name, duration: duration, record: record)
     }
     if plan.scheduleThroughputTarget != nil || !plan.scheduleFirstFailureTargets.isEmpty {
       let sync = PrimitiveOverhead.queueSync(iterations: 200_000)
@@ -92,6 +79,25 @@ extension Benchmarks {
           name: "schedule-first-failure-median-schedules/\(name)", value: median(schedules),
           unit: "schedules"))
     }
+  }
+
+  /// Records `checkable`'s schedules per second on 2 × 3 scenarios, the same calls' runs per second made in turn with no scheduler, and the share of that limit the schedules reach.
+  private static func scheduleThroughput(
+    of checkable: any Checkable, named name: String, duration: Duration,
+    record: (BenchmarkResult) -> Void
+  ) {
+    let schedules = checkable.scheduleThroughput(shape: twoByThree, duration: duration)
+    let bare = checkable.sequentialThroughput(shape: twoByThree, duration: duration)
+    record(
+      BenchmarkResult(
+        name: "schedules-per-second/\(name)/2x3", value: schedules.rounded(), unit: "schedules/s"))
+    record(
+      BenchmarkResult(
+        name: "bare-runs-per-second/\(name)/2x3", value: bare.rounded(), unit: "runs/s"))
+    record(
+      BenchmarkResult(
+        name: "schedules-to-bare-runs/\(name)/2x3",
+        value: bare > 0 ? (schedules / bare * 10_000).rounded() / 10_000 : 0, unit: "ratio"))
   }
 
   private static func rounded(_ value: Double) -> Double {

@@ -33,6 +33,32 @@ extension Checkable {
     return started.elapsed.rate(of: invocations)
   }
 
+  /// Runs per second of `shape`'s scenarios with no scheduler, recording or check: each call made in turn on this thread, the limit of a schedule's speed.
+  ///
+  /// The scenarios are those ``scheduleThroughput(shape:duration:)`` explores, their calls
+  /// in history order: the initial part, each column after the other, the final part.
+  package func sequentialThroughput(shape: Configuration.Shape, duration: Duration) -> Double {
+    let spec = spec
+    let generator = ScenarioGenerator(spec: spec, shape: shape)
+    let started = MonotonicInstant.now()
+    let deadline = Deadline.after(duration, from: started)
+    var runs = 0
+    var index = 0
+    while !deadline.hasPassed {
+      guard
+        let prepared = try? PreparedScenario(
+          generator.scenario(seed: 0xBE7C, index: index), spec: spec)
+      else { return 0 }
+      index += 1
+      // As many runs of each scenario as schedules of it are explored.
+      for _ in 0..<100 {
+        prepared.performInTurn(on: spec.make())
+        runs += 1
+      }
+    }
+    return started.elapsed.rate(of: runs)
+  }
+
   /// Random schedules per second of the first scenario of `shape`, run and checked, over about `duration`.
   package func scheduleThroughput(shape: Configuration.Shape, duration: Duration) -> Double {
     let spec = spec

@@ -283,7 +283,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   }
 
   /// Where its threads run: all on the first CPU the process may use.
-  private let placement = ThreadPlacement.current()
+  private var placement: ThreadPlacement { resources.placement }
 
   /// The interposer's hooks into this scheduler, which each of its threads installs for itself.
   private(set) lazy var interposerHooks = InterposerHooks(self)

@@ -82,6 +82,8 @@ final class ControlledThreadPool: Sendable {
 final class ScheduleResources: @unchecked Sendable {
   /// The threads controlled threads run on.
   let threads = ControlledThreadPool()
+  /// The CPUs they may run on, read once: asking the kernel every schedule costs a system call.
+  let placement = ThreadPlacement.current()
   /// The layouts of the classes code under test allocated, made on first use: a layout depends on its class alone.
   private var layouts: [ObjectIdentifier: ClassLayout] = [:]
 
