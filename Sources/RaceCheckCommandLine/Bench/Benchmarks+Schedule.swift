@@ -11,7 +11,8 @@ extension Benchmarks {
     record: (BenchmarkResult) -> Void
   ) throws(Error) {
     if let name = plan.scheduleThroughputTarget {
-      scheduleThroughput(of: try target(name).checkable, named: name, duration: duration, record: record)
+      scheduleThroughput(
+        of: try target(name).checkable, named: name, duration: duration, record: record)
       // The same dictionary scheduled through the interposer and through RaceCheckSync.
       for (variant, spec) in [
         (
@@ -25,7 +26,8 @@ extension Benchmarks {
       }
     }
     for name in plan.scheduleThroughputTargets {
-      scheduleThroughput(of: try target(name).checkable, named: name, duration: duration, record: record)
+      scheduleThroughput(
+        of: try target(name).checkable, named: name, duration: duration, record: record)
     }
     if plan.scheduleThroughputTarget != nil || !plan.scheduleFirstFailureTargets.isEmpty {
       let sync = PrimitiveOverhead.queueSync(iterations: 200_000)

@@ -62,7 +62,6 @@ package struct PreparedScenario<Subject, Model: Hashable & Sendable>: @unchecked
       probe: asyncCalls.probe == nil ? nil : asyncCalls)
   }
 
-  /// Every call's model-side step, in history order: init, each column, post.
   /// Makes every call on `subject` in turn, in history order, ignoring what they return or throw: the scenario with no concurrency, for what a run costs at least.
   package func performInTurn(on subject: Subject) {
     for call in initial { _ = try? call.perform(subject, call.arguments) }
@@ -72,6 +71,7 @@ package struct PreparedScenario<Subject, Model: Hashable & Sendable>: @unchecked
     for call in post { _ = try? call.perform(subject, call.arguments) }
   }
 
+  /// Every call's model-side step, in history order: init, each column, post.
   var steps: [@Sendable (inout Model) -> Value] {
     (initial + columns.flatMap { $0 } + post).map(\.step)
   }
