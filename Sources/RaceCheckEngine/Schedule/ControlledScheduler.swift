@@ -418,7 +418,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       end()
       park(me)
     }
-    let enabled = threads.filter { !$0.finished && isEnabled($0) }.map(\.id)
+    let enabled = enabledThreads()
     guard !enabled.isEmpty else {
       if !onlyThreadsThatMayNeverRunWait {
         deadlock = deadlockOfBlockedThreads()
@@ -445,7 +445,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       end()
       return
     }
-    let enabled = threads.filter { !$0.finished && isEnabled($0) }.map(\.id)
+    let enabled = enabledThreads()
     guard !enabled.isEmpty else {
       deadlock = deadlockOfBlockedThreads()
       end()
@@ -472,6 +472,14 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     if next != me.id, enabled.contains(me.id) { preemptionSteps.append(choices.count) }
     choices.append(next)
     return next
+  }
+
+  /// The threads that may take the next step, by number: one pass and one array, at every point.
+  private func enabledThreads() -> [Int] {
+    var enabled: [Int] = []
+    enabled.reserveCapacity(threads.count)
+    for thread in threads where !thread.finished && isEnabled(thread) { enabled.append(thread.id) }
+    return enabled
   }
 
   /// Whether every thread has finished but those the schedule may end without, which wait.

@@ -32,8 +32,11 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
   private let scenario: PreparedScenario<Subject, Model>
   private let settings: ScheduleSettings
   private let strategy: ControlledScheduler.StrategyBox
-  private let voidOperations: Set<String>
   private let calls: [Scenario.Call]
+  /// Each call as a trace shows it, made once for all the scenario's schedules.
+  private let callTexts: [String]
+  /// Whether each call returns nothing to show, made once as well.
+  private let callReturnsVoid: [Bool]
   /// Watches the run when it happens in an isolated child: each column registers its thread slot and marks its calls in flight.
   private let observer: (any RunObserver)?
   /// What its schedules share with the check's others: parked threads, class layouts.
@@ -78,8 +81,9 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
     self.spec = spec
     self.scenario = scenario
     self.settings = settings
-    voidOperations = spec.voidOperations
     calls = scenario.scenario.allCalls
+    callTexts = calls.map(\.description)
+    callReturnsVoid = calls.map { spec.voidOperations.contains($0.operation) }
     self.strategy = ControlledScheduler.StrategyBox(strategy)
   }
 
@@ -201,7 +205,7 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
   ) {
     guard state.error == nil, let subject = state.subject else { return }
     scheduler.point(thread, next: .call)
-    let description = calls[index].description
+    let description = callTexts[index]
     let line = scheduler.record(thread, description, isOperation: true)
     thread.activity += 1
     thread.synchronizedInActivity = false
@@ -229,7 +233,7 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
     state.time += 1
     state.record.returnTimes[index] = state.time
     state.returned[index] = true
-    if !voidOperations.contains(calls[index].operation) {
+    if !callReturnsVoid[index] {
       scheduler.amend(line, description + ": " + state.record.results[index].description)
     }
   }
