@@ -33,6 +33,9 @@ final class ControlledThreadPool: Sendable {
     self.reusesThreads = reusesThreads
   }
 
+  /// How many threads are parked now, waiting for a life.
+  var parkedCount: Int { parked.withLock { $0.workers.count } }
+
   /// Parks `worker` for a later life; false when the pool is closed and its thread should end.
   private func park(_ worker: Worker) -> Bool {
     parked.withLock { parked in
