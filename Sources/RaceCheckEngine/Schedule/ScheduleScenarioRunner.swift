@@ -128,7 +128,8 @@ package final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>:
     of outcome: ScheduleRunner<Subject, Model>.Outcome, report: rc_race_record?,
     scenario: Scenario, runner: ScheduleRunner<Subject, Model>, checker: OutcomeChecker<Model>
   ) -> ObservedFailure? {
-    let history = runner.history(of: outcome)
+    // Made only for a failure: most schedules pass, and each would pay for it.
+    lazy var history = runner.history(of: outcome)
     let evidence: Evidence
     var diagnosis: Diagnosis?
     if let deadlock = outcome.deadlock {
