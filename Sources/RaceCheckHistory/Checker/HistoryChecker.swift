@@ -157,8 +157,8 @@ struct PartOutcome<Model: HistoryModel>: Sendable {
   var elapsed: Duration
   /// What the search cost; nothing when a proof decided without it.
   var work = WingGongSearch.Work()
-  /// The operation (a position in the part's operations) that proves the violation without search, when one did.
-  var proof: ImpossibleRead?
+  /// The proof that decided the violation without search, when one did.
+  var proof: ProofWithoutSearch?
 
   var kind: HistoryVerdict.Kind {
     switch result {
@@ -170,8 +170,9 @@ struct PartOutcome<Model: HistoryModel>: Sendable {
 
   /// Searches one part; operation numbers in the result are positions in `part.operations`.
   ///
-  /// With `proves`, a register's history is first tested for an ``ImpossibleRead``, which
-  /// decides a violation without search, and searched with ``RegisterStateSpace``'s
+  /// With `proves`, a register's or a key-value store's history is first tested for a
+  /// ``ProofWithoutSearch`` (an ``ImpossibleRead`` or a ``StaleRead``), which decides a
+  /// violation without search, and a register is searched with ``RegisterStateSpace``'s
   /// dead-end test. Without, the plain search runs: its longest prefix goes as far as
   /// any order gets, which is what an explanation shows.
   static func search(
@@ -185,9 +186,9 @@ struct PartOutcome<Model: HistoryModel>: Sendable {
     let isInfo = members.map { history.statuses[$0] == .info || history.returnTimes[$0] > cut }
     // A key-value store's part is the common case of thousands: it asks no conformance.
     let keyValue = history as? TypedHistory<KeyValueModel>
-    if keyValue == nil, proves, let register = Model.self as? any RegisterAccessModel.Type,
-      let proof = ImpossibleRead.first(
-        register, in: history, members: members, isInfo: isInfo, initial: part.initial.state)
+    if proves,
+      let proof = ProofWithoutSearch.first(
+        in: history, members: members, isInfo: isInfo, initial: part.initial)
     {
       return PartOutcome(
         result: .notLinearizable(longestPrefix: [], state: 0),
