@@ -133,7 +133,7 @@ package struct HistoryVerdictText {
         "Proof without search: \(history.citation(of: operation)) \(history.describe(operation)) saw \(value), "
           + "which was overwritten before it was called: \(history.citation(of: overwriter)) "
           + "\(history.describe(overwriter)) stored into it and returned before it was called, "
-          + "and \(stores) came before that store was called.")
+          + "and \(stores) returned before that store was called.")
       lines += listing(producers)
     case nil: break
     }

@@ -276,16 +276,14 @@ private func bruteForce(_ history: RecordedHistory, _ type: any HistoryModel.Typ
   return open(type)
 }
 
-/// The proof without search of the history, split by key or whole, and whether the search without proofs fails it.
+/// The proof without search of the history (as the checker asks it once a quick search fails), split by key or whole, and whether the search without proofs fails it.
 private func proofAndSearch(
   _ history: RecordedHistory, _ type: any HistoryModel.Type, split: Bool
 ) throws -> (proof: ProofWithoutSearch?, searchFails: Bool) {
   func open<M: HistoryModel>(_: M.Type) throws -> (ProofWithoutSearch?, Bool) {
     let typed = try TypedHistory<M>(history)
     let parts = Partition.parts(of: typed, split: split)
-    let proof = parts.lazy.compactMap { part in
-      PartOutcome.search(part, of: typed, budget: .unlimited).proof
-    }.first
+    let proof = parts.lazy.compactMap { part in proofWithoutSearch(part, of: typed) }.first
     let fails = parts.contains { part in
       let outcome = PartOutcome.search(part, of: typed, budget: .unlimited, proves: false)
       if case .notLinearizable = outcome.result { return true }
