@@ -32,10 +32,16 @@ extension GeneratedHistory {
 
   /// The real object the clients use, and their turns.
   enum Execution {
+    /// A register value that only a planted write stores: the operations drawn use 0–4.
+    static let plantedValue = 5
+
     /// Runs `operations` operations by `clients` clients; `timeouts` in 100 operations time out.
+    ///
+    /// With `plantsWrite`, the middle operation invoked is a write of ``plantedValue``, which
+    /// never times out; the other choices are those the same seed makes without it.
     static func run(
       clients: Int, operations: Int, timeouts: Int, random: inout SplitMix64,
-      keys: Int? = nil
+      keys: Int? = nil, plantsWrite: Bool = false
     ) -> [Event] {
       var object = RealObject()
       var events: [Event] = []
@@ -51,14 +57,17 @@ extension GeneratedHistory {
         guard let current = running[client] else {
           guard invoked < operations else { continue }
           counter += 1
-          let operation = draw(keys: keys, counter: counter, process: process[client], &random)
+          var operation = draw(keys: keys, counter: counter, process: process[client], &random)
+          if plantsWrite && counter == operations / 2 { operation = .write(plantedValue) }
           events.append(
             Event(process: process[client], kind: .invoke, operation: operation, result: nil))
           running[client] = (operation, nil)
           invoked += 1
           continue
         }
-        if timeouts > 0 && random.below(100) < timeouts {
+        if timeouts > 0 && random.below(100) < timeouts
+          && !(plantsWrite && current.operation == .write(plantedValue))
+        {
           // A timeout before or after the effect: both are possible in a real system.
           if current.effect == nil && random.below(2) == 0 { _ = object.apply(current.operation) }
           events.append(

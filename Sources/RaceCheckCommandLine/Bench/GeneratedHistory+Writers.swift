@@ -57,6 +57,41 @@ extension GeneratedHistory {
       return text
     }
 
+    /// Makes a read stale: the first completed read called after a store that was called after the planted write returned, returns the planted value.
+    ///
+    /// Nothing else stores ``Execution/plantedValue``, so the write of it is the only
+    /// producer, and the store returned before the read was called. Events are in time order.
+    static func makeOneReadStale(_ events: inout [Event]) {
+      let planted = Operation.write(Execution.plantedValue)
+      guard
+        let written = events.indices.first(where: {
+          events[$0].kind == .ok && events[$0].operation == planted
+        })
+      else { return }
+      // Processes whose running operation was invoked after the planted write returned.
+      var invokedSince: Set<Int> = []
+      var overwritten = false
+      var readers: Set<Int> = []
+      for index in events.indices.dropFirst(written + 1) {
+        let event = events[index]
+        switch event.kind {
+        case .invoke:
+          invokedSince.insert(event.process)
+          if overwritten && event.operation == .read { readers.insert(event.process) }
+        case .ok where readers.contains(event.process) && event.operation == .read:
+          events[index].result = String(Execution.plantedValue)
+          return
+        case .ok:
+          // A completed write, or a cas that succeeded, certainly stored.
+          if invokedSince.contains(event.process) && event.operation != .read { overwritten = true }
+          invokedSince.remove(event.process)
+        case .fail, .info:
+          invokedSince.remove(event.process)
+          readers.remove(event.process)
+        }
+      }
+    }
+
     /// Makes the completed read nearest the middle return 5, a value nothing writes.
     static func corruptOneRead(_ events: inout [Event]) {
       let reads = events.indices.filter { events[$0].kind == .ok && events[$0].operation == .read }

@@ -20,8 +20,17 @@ package struct GeneratedHistory: Sendable, Hashable {
     case keyValue(keys: Int, clients: Int)
     /// A key-value store used by one client at a time: no two operations overlap.
     case sequential
-    /// Jepsen's etcd register: `read`, `write` and `cas` of values 0–4, 3% timeouts; `legal: false` changes one read to 5, which nothing writes.
-    case casRegister(clients: Int, legal: Bool)
+    /// Jepsen's etcd register: `read`, `write` and `cas` of values 0–4, 3% timeouts, and, when `planted`, one violation.
+    case casRegister(clients: Int, planted: PlantedViolation?)
+  }
+
+  /// The violation planted in a register's history, which is otherwise legal.
+  package enum PlantedViolation: Sendable, Hashable {
+    /// One read changed to 5, which nothing writes.
+    case impossibleRead
+    /// The middle operation is a write of 5, which completes; one read called after a later
+    /// store returned is changed to 5, a value overwritten before the read was called.
+    case staleRead
   }
 
   /// The family.
@@ -44,18 +53,27 @@ package struct GeneratedHistory: Sendable, Hashable {
       return "kv/kv-\(keys)keys-c\(clients)-\(operations).txt"
     case .sequential:
       return "sequential/sequential-\(operations).txt"
-    case .casRegister(let clients, let legal):
-      return "cas/cas-c\(clients)-\(operations)-\(legal ? "ok" : "bad").log"
+    case .casRegister(let clients, let planted):
+      let suffix =
+        switch planted {
+        case nil: "ok"
+        case .impossibleRead: "bad"
+        case .staleRead: "stale"
+        }
+      return "cas/cas-c\(clients)-\(operations)-\(suffix).log"
     }
   }
 
   /// The verdict the history has by construction.
   package var expectedVerdict: HistoryVerdict.Kind {
-    if case .casRegister(_, legal: false) = family { return .notLinearizable }
+    if case .casRegister(_, planted: _?) = family { return .notLinearizable }
     return .linearizable
   }
 
   /// The histories `--generate` writes: kv with 10, 100 and 1000 keys at 1k, 10k and 100k operations, sequential ones up to a million, cas registers with 10 and 20 clients.
+  ///
+  /// The cas registers are legal or hold an impossible read at 1k and 10k operations, and
+  /// hold a stale read at 1k, 10k and 100k.
   package static func standardSet(seed: UInt64) -> [GeneratedHistory] {
     var set: [GeneratedHistory] = []
     for keys in [10, 100, 1000] {
@@ -70,12 +88,18 @@ package struct GeneratedHistory: Sendable, Hashable {
     }
     for clients in [10, 20] {
       for operations in [1000, 10000] {
-        for legal in [true, false] {
+        for planted in [nil, .impossibleRead] as [PlantedViolation?] {
           set.append(
             GeneratedHistory(
-              family: .casRegister(clients: clients, legal: legal), operations: operations,
+              family: .casRegister(clients: clients, planted: planted), operations: operations,
               seed: seed))
         }
+      }
+      for operations in [1000, 10000, 100_000] {
+        set.append(
+          GeneratedHistory(
+            family: .casRegister(clients: clients, planted: .staleRead), operations: operations,
+            seed: seed))
       }
     }
     return set
@@ -92,10 +116,15 @@ package struct GeneratedHistory: Sendable, Hashable {
     case .sequential:
       return KeyValueWriter.write(
         Execution.run(clients: 1, operations: operations, timeouts: 0, random: &random, keys: 1))
-    case .casRegister(let clients, let legal):
+    case .casRegister(let clients, let planted):
       var events = Execution.run(
-        clients: clients, operations: operations, timeouts: 3, random: &random)
-      if !legal { EtcdLogWriter.corruptOneRead(&events) }
+        clients: clients, operations: operations, timeouts: 3, random: &random,
+        plantsWrite: planted == .staleRead)
+      switch planted {
+      case nil: break
+      case .impossibleRead: EtcdLogWriter.corruptOneRead(&events)
+      case .staleRead: EtcdLogWriter.makeOneReadStale(&events)
+      }
       return EtcdLogWriter.write(events)
     }
   }

@@ -31,6 +31,20 @@ struct CheckJSON: Encodable {
     var value: Value
   }
 
+  struct StaleRead: Encodable {
+    var operation: Int
+    var line: OrNull<Int>
+    var value: Value
+    /// Every operation that may have stored the value and was called before the read returned.
+    var producers: [Int]
+    var producerLines: [OrNull<Int>]
+    /// Whether the initial state held the value.
+    var initialHeld: Bool
+    /// The completed store that returned before the read was called, after every producer had returned.
+    var overwriter: Int
+    var overwriterLine: OrNull<Int>
+  }
+
   struct Violation: Encodable {
     var key: OrNull<String>
     /// File indexes of the smallest failing window's operations, in call order.
@@ -40,6 +54,8 @@ struct CheckJSON: Encodable {
     var windowExtent: String
     /// The operation a proof without search cites, and the value it saw that nothing stored.
     var impossibleRead: OrNull<ImpossibleRead>
+    /// The read a proof without search shows stale: the value it saw had been overwritten before it was called.
+    var staleRead: OrNull<StaleRead>
     var longestPrefix: [Int]
     var longestPrefixLines: [OrNull<Int>]
     var state: Value
@@ -74,13 +90,24 @@ struct CheckJSON: Encodable {
           windowLines: lines(violation.window),
           windowExtent: violation.windowExtent.rawValue,
           impossibleRead: OrNull(
-            violation.proof.map { proof in
-              switch proof {
-              case .impossibleRead(let operation, let value):
-                ImpossibleRead(
-                  operation: operation, line: OrNull(history.operations[operation].source.line),
-                  value: value)
-              }
+            violation.proof.flatMap { proof in
+              guard case .impossibleRead(let operation, let value) = proof else { return nil }
+              return ImpossibleRead(
+                operation: operation, line: OrNull(history.operations[operation].source.line),
+                value: value)
+            }),
+          staleRead: OrNull(
+            violation.proof.flatMap { proof in
+              guard
+                case .staleRead(
+                  let operation, let value, let producers, let initialHeld, let overwriter) =
+                  proof
+              else { return nil }
+              return StaleRead(
+                operation: operation, line: OrNull(history.operations[operation].source.line),
+                value: value, producers: producers, producerLines: lines(producers),
+                initialHeld: initialHeld, overwriter: overwriter,
+                overwriterLine: OrNull(history.operations[overwriter].source.line))
             }),
           longestPrefix: violation.longestPrefix,
           longestPrefixLines: lines(violation.longestPrefix), state: violation.state,

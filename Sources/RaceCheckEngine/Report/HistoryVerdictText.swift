@@ -120,6 +120,21 @@ package struct HistoryVerdictText {
         "Proof without search: \(history.citation(of: operation)) \(history.describe(operation)) saw \(value), "
           + "which is not the initial value and which no operation called before it returned may have stored."
       )
+    case .staleRead(let operation, let value, let producers, let initialHeld, let overwriter)?:
+      let stores =
+        switch (producers.isEmpty, initialHeld) {
+        case (true, _): "the initial state, the only one that held \(value),"
+        case (false, true):
+          "the initial state and every operation that may have stored \(value) and was called before it returned (below)"
+        case (false, false):
+          "every operation that may have stored \(value) and was called before it returned (below)"
+        }
+      lines.append(
+        "Proof without search: \(history.citation(of: operation)) \(history.describe(operation)) saw \(value), "
+          + "which was overwritten before it was called: \(history.citation(of: overwriter)) "
+          + "\(history.describe(overwriter)) stored into it and returned before it was called, "
+          + "and \(stores) returned before that store was called.")
+      lines += listing(producers)
     case nil: break
     }
     return lines

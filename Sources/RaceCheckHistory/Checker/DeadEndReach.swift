@@ -19,7 +19,12 @@ enum DeadEndReach {
   /// on the hard keys of c50-bad nine in ten, on generated 10-key histories at most one in
   /// five. Before the first backtrack it never does.
   static func reads(placements: Int, backtracks: Int) -> Int {
-    2 * backtracks >= placements && backtracks > 0 ? thorough : quick
+    struggles(placements: placements, backtracks: backtracks) ? thorough : quick
+  }
+
+  /// Whether a search that has made `placements` placements and `backtracks` backtracks struggles: it has undone at least half as many placements as it made.
+  static func struggles(placements: Int, backtracks: Int) -> Bool {
+    2 * backtracks >= placements && backtracks > 0
   }
 
   /// The reach for a search that has (or has not) backtracked yet.

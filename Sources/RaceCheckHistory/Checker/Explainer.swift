@@ -34,7 +34,15 @@ struct Explainer<Model: HistoryModel> {
     var result = outcome.result
     if let found = outcome.proof {
       let operation = part.operations[found.operation]
-      proof = .impossibleRead(operation: operation, value: found.value)
+      switch found {
+      case .impossibleRead(let read):
+        proof = .impossibleRead(operation: operation, value: read.value)
+      case .staleRead(let read):
+        proof = .staleRead(
+          operation: operation, value: read.value,
+          producers: read.producers.map { part.operations[$0] }, initialHeld: read.initialHeld,
+          overwriter: part.operations[read.overwriter])
+      }
       let cut = history.returnTimes[operation]
       window = (inCallOrder(calledBy: cut), .upToProof)
       // The proof needs no order; a bounded search still shows how far one gets.

@@ -61,6 +61,13 @@ package struct Violation: Sendable, Hashable, Codable {
     /// A read, or a successful compare-and-set expecting `value`, saw a value that is not the
     /// initial one and that no operation which may store it was called before it returned.
     case impossibleRead(operation: Int, value: Value)
+    /// A read, a `get`, or a successful compare-and-set expecting `value`, saw a value that had
+    /// been overwritten before it was called: `overwriter`, a completed store, returned before
+    /// it was called, and every operation that may have stored `value` and was called before
+    /// it returned (`producers`, in call order; and the initial state, when `initialHeld`)
+    /// returned before `overwriter` was called.
+    case staleRead(
+      operation: Int, value: Value, producers: [Int], initialHeld: Bool, overwriter: Int)
   }
 
   /// How far the search for the smallest failing window got.

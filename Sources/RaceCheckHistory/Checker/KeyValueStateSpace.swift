@@ -208,36 +208,74 @@ struct KeyValueStateSpace: StateTransitions {
     }
   }
 
+  /// The bases squared: the hashes take two bytes a step, h · B² + (c₁ + 1) · B + (c₂ + 1).
+  ///
+  /// One multiplication a step on the path each hash waits on, not two: the hashes of a
+  /// key's reads and writes were a sixth of checking a 1000-operation key-value history.
+  private static let squares: (UInt64, UInt64) = (
+    multiply(bases.0, bases.0), multiply(bases.1, bases.1)
+  )
+  /// (c + 1) · B for every byte c, for each base.
+  private static let scaledBytes: ([UInt64], [UInt64]) = (
+    (0..<256).map { multiply(UInt64($0) + 1, bases.0) },
+    (0..<256).map { multiply(UInt64($0) + 1, bases.1) }
+  )
+
   /// The fingerprint of `text`, appending its length and the first hash of each of its prefixes (from the empty one) to `prefixes`.
   private static func fingerprint(of text: String, prefixes: inout [UInt64]) -> Fingerprint {
     var text = text
     return text.withUTF8 { bytes in
-      // Grown geometrically, as appends would, but once a read rather than once a byte.
-      let needed = prefixes.count + bytes.count + 2
+      let start = prefixes.count
+      let count = bytes.count
+      // Grown geometrically, as appends would, but once a read rather than once a byte;
+      // the entries are then written in place, without a capacity check a byte.
+      let needed = start + count + 2
       if prefixes.capacity < needed { prefixes.reserveCapacity(max(needed, 2 * prefixes.capacity)) }
-      prefixes.append(UInt64(bytes.count))
-      var first: UInt64 = 0
-      var second: UInt64 = 0
-      prefixes.append(first)
-      for byte in bytes {
-        first = add(multiply(first, bases.0), UInt64(byte) + 1)
-        second = add(multiply(second, bases.1), UInt64(byte) + 1)
-        prefixes.append(first)
+      prefixes.append(contentsOf: repeatElement(0, count: count + 2))
+      return prefixes.withUnsafeMutableBufferPointer { entries in
+        // entries[start + 1 + k] is the first hash of the prefix of length k.
+        entries[start] = UInt64(count)
+        var first: UInt64 = 0
+        var second: UInt64 = 0
+        var index = 0
+        while index + 1 < count {
+          let (one, two) = (bytes[index], bytes[index + 1])
+          entries[start + 2 + index] = add(multiply(first, bases.0), UInt64(one) + 1)
+          first = add(
+            multiply(first, squares.0), add(scaledBytes.0[Int(one)], UInt64(two) + 1))
+          second = add(
+            multiply(second, squares.1), add(scaledBytes.1[Int(one)], UInt64(two) + 1))
+          entries[start + 3 + index] = first
+          index += 2
+        }
+        if index < count {
+          first = add(multiply(first, bases.0), UInt64(bytes[index]) + 1)
+          second = add(multiply(second, bases.1), UInt64(bytes[index]) + 1)
+          entries[start + 2 + index] = first
+        }
+        return Fingerprint(first: first, second: second, length: count)
       }
-      return Fingerprint(first: first, second: second, length: bytes.count)
     }
   }
 
   private static func fingerprint(of text: String) -> Fingerprint {
     var text = text
     return text.withUTF8 { bytes in
+      let count = bytes.count
       var first: UInt64 = 0
       var second: UInt64 = 0
-      for byte in bytes {
-        first = add(multiply(first, bases.0), UInt64(byte) + 1)
-        second = add(multiply(second, bases.1), UInt64(byte) + 1)
+      var index = 0
+      while index + 1 < count {
+        let (one, two) = (bytes[index], bytes[index + 1])
+        first = add(multiply(first, squares.0), add(scaledBytes.0[Int(one)], UInt64(two) + 1))
+        second = add(multiply(second, squares.1), add(scaledBytes.1[Int(one)], UInt64(two) + 1))
+        index += 2
       }
-      return Fingerprint(first: first, second: second, length: bytes.count)
+      if index < count {
+        first = add(multiply(first, bases.0), UInt64(bytes[index]) + 1)
+        second = add(multiply(second, bases.1), UInt64(bytes[index]) + 1)
+      }
+      return Fingerprint(first: first, second: second, length: count)
     }
   }
 

@@ -18,7 +18,9 @@
 ///   are placed as soon as their result fits, and no other order is tried at that
 ///   point: moving such an operation earlier, to where it could already go, breaks no
 ///   linearization. This removes the branching that reads cause, which is what makes
-///   proving a history *illegal* fast.
+///   proving a history *illegal* fast. Once the search struggles, an operation of unknown
+///   outcome that would leave the state unchanged where it stands is not placed there at
+///   all: it need never be.
 /// - A model may recognise a dead end early (``StateTransitions/isDeadEnd(_:remaining:reads:)``):
 ///   a key-value store's value must be a prefix of what a later read returns when only
 ///   appends can come before that read.
@@ -246,7 +248,16 @@ struct WingGongSearch {
       }
       let operation = EventList.operation(cursor)
       let next = transitions.next(from: state, by: operation)
-      if next >= 0 {
+      // Once the search struggles, an operation of unknown outcome that would change
+      // nothing here is not placed: leaving it out serves every order placing it would (it
+      // is never required, and its return never comes, so it holds no other operation
+      // back), and placing it adds a node the memo cannot match with the one without it,
+      // whose search it repeats — for each such operation, doubling the nodes. While the
+      // search finds its way, placing it takes it out of every later scan of the events.
+      if next >= 0
+        && !(next == state && operations[operation].isInfo
+          && DeadEndReach.struggles(placements: placements, backtracks: backtracks))
+      {
         keys.toggle(operation, in: &fingerprint)
         if visited.insert(fingerprint, state: next) {
           place(operation, from: state, to: next, forced: false)

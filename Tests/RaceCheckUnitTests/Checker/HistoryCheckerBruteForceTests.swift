@@ -67,7 +67,8 @@ extension UnitTestSuite {
         tally.histories += 1
         let expected = bruteForce(history, type)
         if !expected { tally.illegal += 1 }
-        let (proved, searchFails) = try proofAndSearch(history, type)
+        let (proof, searchFails) = try proofAndSearch(history, type, split: true)
+        let proved = proof != nil
         if proved { tally.proofs += 1 }
         if proved && (expected || !searchFails) {
           tally.wrong.append("history \(index):\n" + describe(history))
@@ -77,6 +78,55 @@ extension UnitTestSuite {
         tally.wrong.isEmpty,
         "\(tally.wrong.count) wrong proofs; the first:\n\(tally.wrong.first ?? "")")
       #expect(tally.proofs >= tally.illegal / 10 && tally.proofs > 0, "\(tally)")
+    }
+
+    // A stale read's proof (StaleRead) must never call a linearizable history illegal,
+    // nor one the plain search finds an order for, and must fire exactly where its
+    // definition, checked naively operation by operation, holds (unless an impossible
+    // read is proved first): registers, compare-and-set registers, a key-value store by
+    // key and whole, with equal times (the intervals share a clock of 21 ticks) and `info`
+    // operations.
+    @Test(arguments: ["register", "cas-register", "kv"])
+    func staleReadsAgreeWithBruteForce(model: String) throws {
+      let generator = try #require(RandomOperations.forModel[model])
+      let type = try #require(BuiltInModels.model(named: model))
+      var tally = (
+        histories: 0, proofs: 0, stale: 0, illegal: 0, withInfo: 0, wrong: [String](),
+        missed: [String]()
+      )
+      var random = SplitMix64(seed: 0x57A1E ^ UInt64(model.utf8.count))
+      for index in 0..<4000 {
+        let history = randomHistory(
+          model, generator, index: index, using: &random, type: type, operations: 1...8,
+          processes: 1...4)
+        tally.histories += 1
+        if history.operations.contains(where: { $0.status == .info }) { tally.withInfo += 1 }
+        let expected = bruteForce(history, type)
+        if !expected { tally.illegal += 1 }
+        let stale = hasStaleReadByDefinition(history)
+        if stale { tally.stale += 1 }
+        for split in model == "kv" ? [true, false] : [true] {
+          let (proof, searchFails) = try proofAndSearch(history, type, split: split)
+          let proved: Bool
+          if case .staleRead? = proof { proved = true } else { proved = false }
+          if proved && split { tally.proofs += 1 }
+          if proved && (expected || !searchFails || !stale) {
+            tally.wrong.append("history \(index), split \(split):\n" + describe(history))
+          }
+          // The definition met, some proof must fire: this one, or an impossible read first.
+          if stale && proof == nil {
+            tally.missed.append("history \(index), split \(split):\n" + describe(history))
+          }
+        }
+      }
+      #expect(
+        tally.wrong.isEmpty,
+        "\(tally.wrong.count) wrong proofs; the first:\n\(tally.wrong.first ?? "")")
+      #expect(
+        tally.missed.isEmpty,
+        "\(tally.missed.count) stale reads missed; the first:\n\(tally.missed.first ?? "")")
+      #expect(tally.proofs >= 20, "\(tally.proofs) proofs of \(tally.illegal) illegal histories")
+      #expect(tally.withInfo >= tally.histories / 10, "\(tally.withInfo) of \(tally.histories)")
     }
 
     // The whole search of a keyed model (KeyedWholeSearch) learns which keys a failure
@@ -226,24 +276,83 @@ private func bruteForce(_ history: RecordedHistory, _ type: any HistoryModel.Typ
   return open(type)
 }
 
-/// Whether ``ImpossibleRead`` proves the history illegal, and whether the search without proofs fails it.
-private func proofAndSearch(_ history: RecordedHistory, _ type: any HistoryModel.Type) throws
-  -> (proved: Bool, searchFails: Bool)
-{
-  func open<M: HistoryModel>(_: M.Type) throws -> (Bool, Bool) {
+/// The proof without search of the history (as the checker asks it once a quick search fails), split by key or whole, and whether the search without proofs fails it.
+private func proofAndSearch(
+  _ history: RecordedHistory, _ type: any HistoryModel.Type, split: Bool
+) throws -> (proof: ProofWithoutSearch?, searchFails: Bool) {
+  func open<M: HistoryModel>(_: M.Type) throws -> (ProofWithoutSearch?, Bool) {
     let typed = try TypedHistory<M>(history)
-    let parts = Partition.parts(of: typed, split: true)
-    let proved = parts.contains { part in
-      PartOutcome.search(part, of: typed, budget: .unlimited).proof != nil
-    }
+    let parts = Partition.parts(of: typed, split: split)
+    let proof = parts.lazy.compactMap { part in proofWithoutSearch(part, of: typed) }.first
     let fails = parts.contains { part in
       let outcome = PartOutcome.search(part, of: typed, budget: .unlimited, proves: false)
       if case .notLinearizable = outcome.result { return true }
       return false
     }
-    return (proved, fails)
+    return (proof, fails)
   }
   return try open(type)
+}
+
+/// Whether some read of `history` (of a register, a compare-and-set register or a key-value store) is stale by the definition, checked naively.
+///
+/// A completed read, `get` or successful `cas` O saw v; some completed store W of its
+/// object returned before O was called; every operation P ≠ O of that object that may
+/// have stored v and was called before O returned, returned before W was called.
+private func hasStaleReadByDefinition(_ history: RecordedHistory) -> Bool {
+  let operations = history.operations.filter { $0.status != .fail }
+  func object(_ operation: RecordedHistory.Operation) -> Value? {
+    history.model == "kv" ? operation.arguments.first : nil
+  }
+  func observed(_ operation: RecordedHistory.Operation) -> Value? {
+    guard operation.status == .ok else { return nil }
+    switch operation.name {
+    case "read": return operation.result
+    // A get that returned no string fits no state: the search, not the proof, rejects it.
+    case "get": return operation.result.stringValue == nil ? Value?.none : operation.result
+    // `Value` takes a nil literal as `.null`: no observation is spelled `Value?.none`.
+    case "cas": return operation.result == true ? operation.arguments[0] : Value?.none
+    default: return nil
+    }
+  }
+  func certainlyStores(_ operation: RecordedHistory.Operation) -> Bool {
+    guard operation.status == .ok else { return false }
+    switch operation.name {
+    case "write", "put": return true
+    case "cas": return operation.result == true
+    case "append": return operation.arguments[1] != ""
+    default: return false
+    }
+  }
+  func mayStore(_ operation: RecordedHistory.Operation, _ value: Value) -> Bool {
+    switch operation.name {
+    case "write": return operation.arguments[0] == value
+    case "put": return operation.arguments[1] == value
+    case "cas":
+      return (operation.status == .info || operation.result == true)
+        && operation.arguments[1] == value
+    case "append":
+      guard let suffix = operation.arguments[1].stringValue, !suffix.isEmpty,
+        let whole = value.stringValue
+      else { return false }
+      return Array(whole.utf8).reversed().starts(with: Array(suffix.utf8).reversed())
+    default: return false
+    }
+  }
+  return operations.indices.contains { reader in
+    let read = operations[reader]
+    guard let value = observed(read) else { return false }
+    let producers = operations.indices.filter { other in
+      other != reader && object(operations[other]) == object(read)
+        && operations[other].call <= read.return! && mayStore(operations[other], value)
+    }
+    // The initial state, when it held the value, is a producer any such store follows.
+    return operations.contains { store in
+      guard certainlyStores(store), object(store) == object(read), store.return! < read.call
+      else { return false }
+      return producers.allSatisfy { (operations[$0].return ?? .max) < store.call }
+    }
+  }
 }
 
 // MARK: - Random histories

@@ -15,7 +15,7 @@ extension UnitTestSuite {
       TypedHistory<CASRegisterModel>, Partition<CASRegisterModel>, PartOutcome<CASRegisterModel>
     ) {
       let history = try GeneratedHistory(
-        family: .casRegister(clients: 10, legal: false), operations: 100, seed: 3
+        family: .casRegister(clients: 10, planted: .impossibleRead), operations: 100, seed: 3
       ).recorded()
       let typed = try TypedHistory<CASRegisterModel>(history)
       let part = try #require(Partition.parts(of: typed, split: true).first)
@@ -114,7 +114,7 @@ extension UnitTestSuite {
 
     @Test func aStepBudgetStopsTheSearchUnknown() throws {
       let history = try GeneratedHistory(
-        family: .casRegister(clients: 10, legal: true), operations: 300, seed: 7
+        family: .casRegister(clients: 10, planted: nil), operations: 300, seed: 7
       ).recorded()
       let typed = try TypedHistory<CASRegisterModel>(history)
       let part = try #require(Partition.parts(of: typed, split: true).first)
@@ -156,7 +156,7 @@ extension UnitTestSuite {
 
     @Test func anImpossibleReadIsCitedAndItsWindowEndsThere() throws {
       let history = try GeneratedHistory(
-        family: .casRegister(clients: 10, legal: false), operations: 2000, seed: 15
+        family: .casRegister(clients: 10, planted: .impossibleRead), operations: 2000, seed: 15
       ).recorded()
       let verdict = try HistoryChecker().check(history)
       #expect(verdict.verdict == .notLinearizable)
