@@ -66,7 +66,7 @@ package final class WorkerPool: Sendable {
 
   /// A running worker for `job`, already given `configuration`: a spare when one can stand for a worker started now, else one started now.
   ///
-  /// Either way the next spare for the same command and job starts in the background.
+  /// Either way the next spare for the same command and job starts in the background, once this worker has booted.
   func worker(for command: WorkerCommand, job: WorkerJob, configuration: Configuration)
     throws(SystemCallError) -> WorkerProcess
   {
@@ -89,7 +89,12 @@ package final class WorkerPool: Sendable {
     }
     worker.assign(configuration)
     if startsSpares {
-      let thread = Thread { [self] in
+      let thread = Thread { [self, worker] in
+        // The next spare boots once this worker has booted: on a machine of few cores, two
+        // boots at once would only slow each other. A worker that never runs a scenario (one
+        // that dies first, or a program that is not a racecheck worker) holds it back 2 s.
+        let deadline = Deadline.after(.seconds(2))
+        while !worker.hasBegunRunning, !deadline.hasPassed { usleep(1_000) }
         _ = try? startSpare(for: key, inheritance: inheritance)
       }
       thread.name = "racecheck-spare"

@@ -82,6 +82,9 @@ final class WorkerProcess: @unchecked Sendable {
   /// The child's process id.
   var processID: Int32 { child.id }
 
+  /// Whether the child has begun to run a scenario, so has finished booting; readable from any thread.
+  var hasBegunRunning: Bool { recorder.snapshot().invocation != nil }
+
   /// Whether the child is still running; one that ended is reaped.
   var isRunning: Bool { endedChild() == nil }
 
