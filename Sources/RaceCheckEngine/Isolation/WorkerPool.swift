@@ -7,7 +7,8 @@ import Synchronization
 /// child. Launching a worker costs far more than anything it then does (the loader, the
 /// runtime's start, the program's globals, then its crash handler and recorder), so whenever a
 /// worker is handed out the pool starts the next one for the same command and job in the
-/// background. That spare boots as far as a worker can without its check's configuration and
+/// background, once the worker handed out has booted (two boots at once would share the
+/// cores and both come late). That spare boots as far as a worker can without its check's configuration and
 /// waits for it on its requests channel; the next check, or the next fresh candidate, takes
 /// it ready. A spare is an ordinary child started the ordinary way, so it dies, hangs, is
 /// killed and is reaped exactly as a worker started on demand would be.
