@@ -49,6 +49,8 @@ package final class WorkerPool: Sendable {
   private struct State {
     /// The spares, oldest first.
     var spares: [Spare] = []
+    /// When a worker was last handed out for each command and job, over the last seconds.
+    var lastHandedOut: [Key: MonotonicInstant] = [:]
     var statistics = Statistics()
     var symbolizerSession = SymbolizerSession()
   }
@@ -59,22 +61,41 @@ package final class WorkerPool: Sendable {
   /// Whether handing out a worker starts the next one.
   private let startsSpares: Bool
 
-  /// Creates an empty pool that keeps at most `capacity` spares, and starts one whenever it hands a worker out if `startsSpares`.
-  package init(capacity: Int = 2, startsSpares: Bool = true) {
+  /// Workers asked for closer together than this (checks in a row, the fresh candidates of a shrink) outrun one spare's boot: two boot ahead.
+  private let quickSuccession: Duration
+
+  /// The most spares kept for one command and job.
+  static var sparesPerJob: Int { 2 }
+
+  /// Creates an empty pool that keeps at most `capacity` spares, and starts one whenever it hands a worker out if `startsSpares`, two when workers for the same job are asked for less than `quickSuccession` apart.
+  package init(
+    capacity: Int = 4, startsSpares: Bool = true, quickSuccession: Duration = .seconds(1)
+  ) {
+    self.quickSuccession = quickSuccession
     self.capacity = capacity
     self.startsSpares = startsSpares
   }
 
   /// A running worker for `job`, already given `configuration`: a spare when one can stand for a worker started now, else one started now.
   ///
-  /// Either way the next spare for the same command and job starts in the background, once this worker has booted.
+  /// Either way the next spare for the same command and job starts in the background, once this
+  /// worker has booted; two, when workers for it are asked for in quick succession.
   func worker(for command: WorkerCommand, job: WorkerJob, configuration: Configuration)
     throws(SystemCallError) -> WorkerProcess
   {
     let key = Key(command: command, job: job)
     let inheritance = WorkerProcess.inheritance(for: job)
-    let spare = state.withLock { state in
-      state.spares.firstIndex { $0.key == key }.map { state.spares.remove(at: $0).worker }
+    let (spare, depth) = state.withLock { state in
+      let now = MonotonicInstant.now()
+      let depth =
+        state.lastHandedOut[key].map { now - $0 < quickSuccession } == true
+        ? Self.sparesPerJob : 1
+      state.lastHandedOut = state.lastHandedOut.filter { now - $0.value < quickSuccession }
+      state.lastHandedOut[key] = now
+      let spare = state.spares.firstIndex { $0.key == key }.map {
+        state.spares.remove(at: $0).worker
+      }
+      return (spare, depth)
     }
     let worker: WorkerProcess
     if let spare, spare.inheritance == inheritance, spare.isRunning {
@@ -96,7 +117,9 @@ package final class WorkerPool: Sendable {
         // that dies first, or a program that is not a racecheck worker) holds it back 2 s.
         let deadline = Deadline.after(.seconds(2))
         while !worker.hasBegunRunning, !deadline.hasPassed { usleep(1_000) }
-        _ = try? startSpare(for: key, inheritance: inheritance)
+        for _ in 0..<depth where spareCount(for: key) < depth {
+          _ = try? startSpare(for: key, inheritance: inheritance)
+        }
       }
       thread.name = "racecheck-spare"
       thread.start()
@@ -118,9 +141,12 @@ package final class WorkerPool: Sendable {
   {
     let spare = try WorkerProcess(command: key.command, inheritance: inheritance)
     let unwanted = state.withLock { state -> [WorkerProcess] in
-      // One spare per command and job: a check takes one at a time.
-      var unwanted = state.spares.filter { $0.key == key }.map(\.worker)
-      state.spares.removeAll { $0.key == key }
+      var unwanted: [WorkerProcess] = []
+      if state.spares.filter({ $0.key == key }).count >= Self.sparesPerJob,
+        let oldest = state.spares.firstIndex(where: { $0.key == key })
+      {
+        unwanted.append(state.spares.remove(at: oldest).worker)
+      }
       state.spares.append(Spare(key: key, worker: spare))
       while state.spares.count > capacity { unwanted.append(state.spares.removeFirst().worker) }
       state.statistics.sparesDiscarded += unwanted.count
@@ -135,6 +161,10 @@ package final class WorkerPool: Sendable {
 
   /// How many spares wait now.
   package var spareCount: Int { state.withLock { $0.spares.count } }
+
+  private func spareCount(for key: Key) -> Int {
+    state.withLock { state in state.spares.filter { $0.key == key }.count }
+  }
 
   /// The kept llvm-symbolizer session: one for the process, so that it starts and reads debug information once, not once per check.
   ///

@@ -73,6 +73,17 @@ extension RaceCheckTestSuite {
       #expect(pool.statistics.sparesTaken >= 1)
     }
 
+    @Test func workersAskedForInQuickSuccessionKeepTwoSparesBootingAhead() throws {
+      // Any two checks count as in quick succession here, however slow the machine.
+      let pool = WorkerPool(quickSuccession: .seconds(600))
+      defer { pool.discardSpares() }
+      _ = try crashReport(pool: pool)
+      _ = try crashReport(pool: pool)
+      // The spares start on a thread of their own; the bound only keeps a broken build from hanging.
+      for _ in 0..<1_000 where pool.spareCount < 2 { usleep(10_000) }
+      #expect(pool.spareCount == WorkerPool.sparesPerJob)
+    }
+
     /// The command that starts the built `racecheck` as a worker, from `pool`.
     private func command(pool: WorkerPool) throws -> WorkerCommand {
       WorkerCommand(executable: try BuildProducts.path(of: "racecheck"), pool: pool)
