@@ -133,9 +133,9 @@ package enum Benchmarks {
       target.check(configuration, worker: WorkerCommand(executable: workerExecutable))
     }
     // A child that runs one invocation of a passing target costs what starting a child costs.
-    // Back to back, each check takes the spare the one before started, which may still be
-    // booting; after a pause, the spare has booted, as for a check that does not follow
-    // another at once.
+    // Back to back, each check takes a spare started while an earlier check ran, which may
+    // still be booting; after a pause, the spare has booted, as for a check that does not
+    // follow another at once.
     for pause in [Duration.zero, .milliseconds(200)] {
       var starts: [Double] = []
       for _ in 0..<10 {
