@@ -29,6 +29,52 @@ package struct ChildProcess: Hashable, Sendable {
     case signaled(Int32)
   }
 
+  /// What a child inherits from the thread that starts it, besides its descriptors: the environment and the signals that thread blocks.
+  ///
+  /// Taken on the asking thread: a child started later, or from another thread, on its behalf
+  /// (a spare worker) inherits what one started there and then would.
+  package struct Inheritance: Hashable, Sendable {
+    /// The child's whole environment, as `NAME=value` entries in name order.
+    package var environment: [String]
+    /// The signals blocked in the child, as the words of a `sigset_t`.
+    package var blockedSignals: [UInt]
+
+    /// What a child started now from the calling thread inherits, with `environment`'s entries added to (or replacing) this process's.
+    package static func current(adding environment: [String: String]) -> Inheritance {
+      var merged: [String: String] = [:]
+      var entry = environ
+      while let pointer = entry.pointee {
+        let line = String(cString: pointer)
+        if let equals = line.firstIndex(of: "=") {
+          merged[String(line[..<equals])] = String(line[line.index(after: equals)...])
+        }
+        entry += 1
+      }
+      merged.merge(environment) { _, new in new }
+      if let profile = merged[ChildProcess.profileFileKey] {
+        merged[ChildProcess.profileFileKey] = ChildProcess.childProfileFile(forParent: profile)
+      }
+      var mask = sigset_t()
+      pthread_sigmask(SIG_BLOCK, nil, &mask)
+      return Inheritance(
+        environment: merged.map { "\($0.key)=\($0.value)" }.sorted(),
+        blockedSignals: withUnsafeBytes(of: mask) { Array($0.bindMemory(to: UInt.self)) })
+    }
+
+    /// The blocked signals as a `sigset_t`.
+    fileprivate var signalMask: sigset_t {
+      var mask = sigset_t()
+      withUnsafeMutableBytes(of: &mask) { bytes in
+        for (index, word) in blockedSignals.prefix(bytes.count / MemoryLayout<UInt>.size)
+          .enumerated()
+        {
+          bytes.storeBytes(of: word, toByteOffset: index * MemoryLayout<UInt>.size, as: UInt.self)
+        }
+      }
+      return mask
+    }
+  }
+
   /// Starts `executable` with `arguments` (not counting `argv[0]`, which is the executable).
   ///
   /// `fileDescriptors` maps a descriptor number in the child to an open descriptor of the parent
@@ -38,6 +84,16 @@ package struct ChildProcess: Hashable, Sendable {
   package static func spawn(
     executable: String, arguments: [String] = [], environment: [String: String] = [:],
     fileDescriptors: [Int32: Int32] = [:]
+  ) throws(SystemCallError) -> ChildProcess {
+    try spawn(
+      executable: executable, arguments: arguments,
+      inheritance: .current(adding: environment), fileDescriptors: fileDescriptors)
+  }
+
+  /// Starts `executable` with `arguments`, the environment and blocked signals of `inheritance`, and `fileDescriptors` as in ``spawn(executable:arguments:environment:fileDescriptors:)``.
+  package static func spawn(
+    executable: String, arguments: [String], inheritance: Inheritance,
+    fileDescriptors: [Int32: Int32]
   ) throws(SystemCallError) -> ChildProcess {
     precondition(fileDescriptors.keys.allSatisfy { (0..<64).contains($0) })
     var actions = posix_spawn_file_actions_t()
@@ -60,26 +116,18 @@ package struct ChildProcess: Hashable, Sendable {
       throw SystemCallError("posix_spawn_file_actions_addclosefrom_np", code: status)
     }
 
-    var merged: [String: String] = [:]
-    var entry = environ
-    while let pointer = entry.pointee {
-      let line = String(cString: pointer)
-      if let equals = line.firstIndex(of: "=") {
-        merged[String(line[..<equals])] = String(line[line.index(after: equals)...])
-      }
-      entry += 1
-    }
-    merged.merge(environment) { _, new in new }
-    if let profile = merged[Self.profileFileKey] {
-      merged[Self.profileFileKey] = Self.childProfileFile(forParent: profile)
-    }
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var mask = inheritance.signalMask
+    posix_spawnattr_setsigmask(&attributes, &mask)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
 
     let argv = [executable] + arguments
-    let envp = merged.map { "\($0.key)=\($0.value)" }
     var pid: pid_t = 0
     let result = withCStrings(argv) { argvPointers in
-      withCStrings(envp) { envpPointers in
-        posix_spawn(&pid, executable, &actions, nil, argvPointers, envpPointers)
+      withCStrings(inheritance.environment) { envpPointers in
+        posix_spawn(&pid, executable, &actions, &attributes, argvPointers, envpPointers)
       }
     }
     guard result == 0 else { throw SystemCallError("posix_spawn \(executable)", code: result) }

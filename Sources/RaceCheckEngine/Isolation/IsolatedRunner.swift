@@ -7,18 +7,22 @@
 /// Runs scenarios in a worker child, so that a crash or a hang in the code under test becomes evidence instead of the end of racecheck.
 ///
 /// One child serves request after request; when it dies, the death is the request's
-/// failure, and the next request starts a fresh child. A child killed by a signal the
+/// failure, and the next request takes a fresh child from the ``WorkerPool``, usually one
+/// started ahead and waiting. A child killed by a signal the
 /// crash handler did not see (SIGKILL from outside, the OOM killer) is not a failure of
 /// the code under test: the request runs again in a fresh child, and only a child that
 /// keeps dying that way ends the check.
 final class IsolatedRunner: ScenarioRunning {
   private let command: WorkerCommand
   private let job: WorkerJob
+  private let configuration: Configuration
   private let hangTimeout: Duration
   private let interruption: Interruption?
+  /// Where the children come from: the command's pool.
+  private let pool: WorkerPool
   private var worker: WorkerProcess?
-  /// Names the stacks of every child that dies: one llvm-symbolizer kept for the whole check.
-  private let symbolizer = Symbolizer(session: SymbolizerSession())
+  /// Names the stacks of every child that dies: the pool's llvm-symbolizer, kept for the process.
+  private let symbolizer: Symbolizer
   /// The stacks of Thread Sanitizer's reports from children that died, symbolized once each.
   private lazy var raceStacks = SanitizerStacks(symbolizer: symbolizer)
 
@@ -30,10 +34,12 @@ final class IsolatedRunner: ScenarioRunning {
     interruption: Interruption? = nil
   ) {
     self.command = command
-    job = WorkerJob(
-      target: target, configuration: configuration, callSite: command.callSite, parent: getpid())
+    job = WorkerJob(target: target, command: command)
+    self.configuration = configuration
     hangTimeout = configuration.hangTimeout
     self.interruption = interruption
+    pool = command.pool
+    symbolizer = Symbolizer(session: command.pool.symbolizerSession)
   }
 
   func shutDown() {
@@ -47,7 +53,8 @@ final class IsolatedRunner: ScenarioRunning {
     while true {
       let worker: WorkerProcess
       do {
-        worker = try self.worker ?? WorkerProcess(command: command, job: job)
+        worker =
+          try self.worker ?? pool.worker(for: command, job: job, configuration: configuration)
       } catch {
         throw .workerUnavailable("the isolated child could not be started: \(error)")
       }

@@ -31,7 +31,12 @@ package enum IsolatedWorker {
     return job
   }
 
-  /// Serves `job`'s requests on `checkable` with the crash handler installed, then exits when the parent closes the requests pipe.
+  /// Serves `job`'s requests on `checkable` with the crash handler installed, then exits when the parent closes the requests channel.
+  ///
+  /// Everything that does not depend on the check's configuration happens first; then the
+  /// worker waits for the configuration, the channel's first line. A spare started ahead of
+  /// its check (see ``WorkerPool``) waits there, booted; one never used reads end-of-file
+  /// and exits.
   static func run(_ job: WorkerJob, on checkable: some Checkable) -> Never {
     // An interrupt from the terminal reaches the whole process group; the parent decides what it means.
     signal(SIGINT, SIG_IGN)
@@ -42,14 +47,23 @@ package enum IsolatedWorker {
       // A race report made just before a crash must outlive the child.
       rc_sanitizer_use_log(recorder.races)
       let link = WorkerLink(recorder: recorder, messages: WorkerJob.messagesDescriptor)
+      var lines = RequestLines(descriptor: WorkerJob.requestsDescriptor)
+      guard let first = lines.next() else { exit(0) }
+      guard let configuration = try? JSONDecoder().decode(Configuration.self, from: Data(first))
+      else {
+        Console.printError("racecheck worker: the configuration cannot be read")
+        exit(70)
+      }
       let serving = UncheckedBox(
         (
-          runner: checkable.spec.makeRunner(job.configuration, observer: link, interruption: nil),
-          link: link
+          runner: checkable.spec.makeRunner(configuration, observer: link, interruption: nil),
+          link: link, lines: lines
         ))
       // The main thread serves the main queue meanwhile, so that `@MainActor` code and
       // `DispatchQueue.main` run in the child as in an app.
-      MainQueueService.serve { serveRequests(serving.value.runner, link: serving.value.link) }
+      MainQueueService.serve {
+        serveRequests(serving.value.runner, link: serving.value.link, lines: serving.value.lines)
+      }
       exit(0)
     } catch {
       Console.printError("racecheck worker: \(error)")
@@ -57,10 +71,12 @@ package enum IsolatedWorker {
     }
   }
 
-  /// Runs each request the parent sends and sends back its result, until the parent closes the pipe.
-  private static func serveRequests(_ runner: any ScenarioRunning, link: WorkerLink) {
+  /// Runs each request the parent sends and sends back its result, until the parent closes the channel.
+  private static func serveRequests(
+    _ runner: any ScenarioRunning, link: WorkerLink, lines: RequestLines
+  ) {
     let decoder = JSONDecoder()
-    for line in RequestLines(descriptor: WorkerJob.requestsDescriptor) {
+    for line in lines {
       guard let request = try? decoder.decode(RunRequest.self, from: Data(line)) else {
         Console.printError("racecheck worker: a request cannot be read")
         exit(70)

@@ -64,4 +64,29 @@ package final class ReportPipe: @unchecked Sendable {
       if isEnough(bytes) { return (bytes, false) }
     }
   }
+
+  /// Reads whatever is in the pipe now, without waiting.
+  ///
+  /// Stops after 64 KiB, so that a child writing without pause cannot keep the caller here.
+  package func readAvailable() throws(SystemCallError) -> [UInt8] {
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while bytes.count < chunk.count {
+      var request = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+      let ready = Glibc.poll(&request, 1, 0)
+      if ready < 0 {
+        guard errno == EINTR else { throw .fromErrno("poll") }
+        continue
+      }
+      guard ready > 0 else { return bytes }
+      let count = chunk.withUnsafeMutableBytes { Glibc.read(readEnd, $0.baseAddress, $0.count) }
+      if count < 0 {
+        guard errno == EINTR || errno == EAGAIN else { throw .fromErrno("read") }
+        continue
+      }
+      if count == 0 { return bytes }
+      bytes.append(contentsOf: chunk[..<count])
+    }
+    return bytes
+  }
 }

@@ -1,13 +1,13 @@
 import Synchronization
 
-/// One llvm-symbolizer kept running for a whole check, and every answer it gave.
+/// One llvm-symbolizer kept running for every check of the process (``WorkerPool`` keeps it), and every answer it gave.
 ///
 /// Shrinking a crash runs dozens of candidates, each dying in a fresh child, and each death
 /// is symbolized to be named. A fresh llvm-symbolizer per death costs about 60 ms here,
 /// mostly reading the modules' debug information, four times what the child's whole run
 /// costs; a kept one answers a batch about modules it has read in well under a
 /// millisecond, and an address asked about before costs nothing. The tool ends with the
-/// session. A tool that fails is not asked again: later batches run a fresh llvm-symbolizer
+/// session, or with the process. A tool that fails is not asked again: later batches run a fresh llvm-symbolizer
 /// each, as a symbolizer without a session does.
 package final class SymbolizerSession: Sendable {
   /// Where the kept tool is.
@@ -28,6 +28,14 @@ package final class SymbolizerSession: Sendable {
 
   /// Creates a session; its llvm-symbolizer starts with the first question.
   package init() {}
+
+  /// Whether the kept tool failed, so that every batch now runs a fresh one.
+  var hasFailed: Bool {
+    state.withLock { state in
+      guard case .failed = state.tool else { return false }
+      return true
+    }
+  }
 
   /// The answers to `queries` (nil where none was given), asking the kept tool only about addresses not answered before.
   ///

@@ -8,15 +8,31 @@ package struct WorkerCommand: Sendable, Hashable {
   package var arguments: [String]
   /// The location of the `check` call the child must run, when it is a re-launched test binary.
   package var callSite: String?
+  /// Where the workers come from, with their spares: the process's pool unless a test wants its own.
+  ///
+  /// Not part of the command's identity: two commands that start the same program alike are equal.
+  package var pool: WorkerPool
 
-  /// Creates a command; the default is this program with no arguments.
+  /// Creates a command; the default is this program with no arguments, its workers from the process's pool.
   package init(
     executable: String = WorkerCommand.currentExecutable, arguments: [String] = [],
-    callSite: String? = nil
+    callSite: String? = nil, pool: WorkerPool = .shared
   ) {
     self.executable = executable
     self.arguments = arguments
     self.callSite = callSite
+    self.pool = pool
+  }
+
+  package static func == (left: WorkerCommand, right: WorkerCommand) -> Bool {
+    left.executable == right.executable && left.arguments == right.arguments
+      && left.callSite == right.callSite
+  }
+
+  package func hash(into hasher: inout Hasher) {
+    hasher.combine(executable)
+    hasher.combine(arguments)
+    hasher.combine(callSite)
   }
 
   /// The absolute path of the running program.

@@ -6,13 +6,17 @@ import Foundation
   import Darwin
 #endif
 
-/// One worker child, as its parent sees it: started once, then sent requests until it dies or is closed.
+/// One worker child, as its parent sees it: started, given its check's configuration, then sent requests until it dies or is closed.
 ///
 /// The child announces every scenario and keeps the shared flight recorder current, so when
 /// it dies the parent knows the invocation and the calls in flight, and reads the crashing
 /// thread's stack from the report pipe. A child that makes no progress for the hang timeout
 /// is hung: the parent asks every thread for its stack, then kills it.
-final class WorkerProcess {
+///
+/// A child boots as far as it can before it has a configuration, then waits for it on its
+/// requests channel: a ``WorkerPool`` starts one ahead of its use. One thread uses a worker at
+/// a time (the pool hands it over whole), hence `@unchecked Sendable`.
+final class WorkerProcess: @unchecked Sendable {
   /// What serving one request came to.
   enum Answer {
     /// The child answered.
@@ -26,34 +30,45 @@ final class WorkerProcess {
   }
 
   private let child: ChildProcess
+  /// What the child inherited when it started; a spare stands for a new worker only while it is still the current one.
+  let inheritance: ChildProcess.Inheritance
   private let recorder: FlightRecorder
   private let messages: ReportPipe
   private let records: ReportPipe
   private let errors: ReportPipe
-  private let requests: ReportPipe
+  private let requests: RequestChannel
   private var pending: [UInt8] = []
+  /// How the child ended, once the parent has reaped it outside ``serve(_:hangTimeout:interruption:)``.
+  private var reaped: ChildProcess.Termination?
 
-  /// Starts `command` as a worker for `job`.
-  init(command: WorkerCommand, job: WorkerJob) throws(SystemCallError) {
+  /// The environment every worker is started with, besides its job and the parent's.
+  private static let environment = [
+    "SWIFT_BACKTRACE": "enable=no", "SWIFT_DETERMINISTIC_HASHING": "1",
+  ]
+
+  /// What a worker for `job` started now from the calling thread inherits.
+  static func inheritance(for job: WorkerJob) -> ChildProcess.Inheritance {
+    .current(adding: environment.merging([WorkerJob.environmentKey: job.environmentValue]) { $1 })
+  }
+
+  /// Starts `command` as a worker with the environment (its job among it) and blocked signals of `inheritance`; it waits for ``assign(_:)``.
+  init(command: WorkerCommand, inheritance: ChildProcess.Inheritance) throws(SystemCallError) {
+    self.inheritance = inheritance
     recorder = try FlightRecorder()
     messages = try ReportPipe()
     records = try ReportPipe()
     errors = try ReportPipe()
-    requests = try ReportPipe()
+    requests = try RequestChannel()
     let silence = open("/dev/null", O_WRONLY | O_CLOEXEC)
     guard silence >= 0 else { throw .fromErrno("open /dev/null") }
     defer { Glibc.close(silence) }
     child = try ChildProcess.spawn(
-      executable: command.executable, arguments: command.arguments,
-      environment: [
-        WorkerJob.environmentKey: job.environmentValue, "SWIFT_BACKTRACE": "enable=no",
-        "SWIFT_DETERMINISTIC_HASHING": "1",
-      ],
+      executable: command.executable, arguments: command.arguments, inheritance: inheritance,
       fileDescriptors: [
         WorkerJob.messagesDescriptor: messages.writeEnd,
         WorkerJob.reportDescriptor: records.writeEnd,
         WorkerJob.recorderDescriptor: recorder.fileDescriptor,
-        WorkerJob.requestsDescriptor: requests.readEnd,
+        WorkerJob.requestsDescriptor: requests.childEnd,
         // A re-launched test binary prints its framework's progress, which is not the report.
         STDOUT_FILENO: silence,
         STDERR_FILENO: errors.writeEnd,
@@ -61,32 +76,64 @@ final class WorkerProcess {
     messages.closeWriteEnd()
     records.closeWriteEnd()
     errors.closeWriteEnd()
+    requests.closeChildEnd()
   }
 
-  /// Ends the child: closing its requests pipe tells it to exit; it is killed if it does not.
-  func close() {
-    requests.closeWriteEnd()
-    for _ in 0..<20 {
-      if (try? child.poll()) != nil { return }
-      usleep(10_000)
-    }
+  /// The child's process id.
+  var processID: Int32 { child.id }
+
+  /// Whether the child has begun to run a scenario, so has finished booting; readable from any thread.
+  var hasBegunRunning: Bool { recorder.snapshot().invocation != nil }
+
+  /// Whether the child is still running; one that ended is reaped.
+  var isRunning: Bool { endedChild() == nil }
+
+  /// How the child ended, reaping it if it just did; nil while it runs.
+  private func endedChild() -> ChildProcess.Termination? {
+    if reaped == nil { reaped = try? child.poll() }
+    return reaped
+  }
+
+  /// Waits for the child to end and reaps it, unless it was reaped already.
+  private func waitForChild() -> ChildProcess.Termination? {
+    if reaped == nil { reaped = try? child.wait() }
+    return reaped
+  }
+
+  /// Gives the child its check's configuration, the first line of its requests channel.
+  ///
+  /// A child that is gone by then is found dead by the first ``serve(_:hangTimeout:interruption:)``.
+  func assign(_ configuration: Configuration) {
+    let line = (try? JSONEncoder().encode(configuration)) ?? Data()
+    _ = requests.send(line: Array(line))
+  }
+
+  /// Kills the child and reaps it: a spare no check will take.
+  func discard() {
+    requests.closeParentEnd()
+    guard isRunning else { return }
     try? child.kill(SIGKILL)
-    _ = try? child.wait()
+    _ = waitForChild()
+  }
+
+  /// Ends the child: closing its requests channel tells it to exit; it is killed if it does not within 200 ms.
+  func close() {
+    requests.closeParentEnd()
+    // Most children exit within a millisecond of end-of-file: wait in short, growing steps.
+    var pause: UInt32 = 200  // microseconds
+    var waited: UInt32 = 0
+    while waited < 200_000 {
+      if !isRunning { return }
+      usleep(pause)
+      waited += pause
+      pause = min(pause * 2, 10_000)
+    }
+    discard()
   }
 
   /// Sends `request` and watches the child until it answers, dies, hangs, or the check is interrupted.
   func serve(_ request: RunRequest, hangTimeout: Duration, interruption: Interruption?) -> Answer {
-    var line = (try? JSONEncoder().encode(request)) ?? Data()
-    line.append(UInt8(ascii: "\n"))
-    let sent = line.withUnsafeBytes { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let written = write(requests.writeEnd, bytes.baseAddress! + offset, bytes.count - offset)
-        if written <= 0 { return false }
-        offset += written
-      }
-      return true
-    }
+    let sent = requests.send(line: Array((try? JSONEncoder().encode(request)) ?? Data()))
     var trace: [InterleavingTrace.Event] = []
     var errorBytes: [UInt8] = []
     var stray: [UInt8] = []
@@ -99,7 +146,7 @@ final class WorkerProcess {
       pending +=
         (try? messages.read(timeout: .milliseconds(50)) { $0.contains(UInt8(ascii: "\n")) })?
         .bytes ?? []
-      errorBytes += ((try? errors.read(timeout: .milliseconds(1)))?.bytes ?? []).prefix(65_536)
+      errorBytes += ((try? errors.readAvailable()) ?? []).prefix(65_536)
       for message in takeMessages(stray: &stray) {
         switch message {
         case .trace(let event): trace.append(event)
@@ -108,11 +155,11 @@ final class WorkerProcess {
         case .scenario: break
         }
       }
-      termination = try? child.poll()
+      termination = endedChild()
       if termination != nil { break }
       if let signal = interruption?.signal {
         try? child.kill(SIGKILL)
-        _ = try? child.wait()
+        _ = waitForChild()
         return .interrupted(signal: signal)
       }
       let now = recorder.snapshot()
@@ -130,7 +177,7 @@ final class WorkerProcess {
       recordBytes += (try? records.read(timeout: .seconds(1)))?.bytes ?? []
       try? child.kill(SIGKILL)
     }
-    let ended = termination ?? (try? child.wait()) ?? .signaled(SIGKILL)
+    let ended = termination ?? waitForChild() ?? .signaled(SIGKILL)
     // Whatever the child wrote before it ended is still in the pipes.
     pending += (try? messages.read(timeout: .seconds(2)))?.bytes ?? []
     for case .trace(let event) in takeMessages(stray: &stray) { trace.append(event) }
