@@ -30,12 +30,6 @@ final class OutcomeChecker<Model: Hashable & Sendable> {
   /// The number of result vectors exactly one invocation returned.
   private(set) var resultsSeenOnce = 0
 
-  /// One result vector: how many decided invocations returned it, and orders found to linearize it.
-  private struct SeenResults {
-    var invocations = 0
-    var witnesses: [[Int]] = []
-  }
-
   /// Keeps a few orders per result vector: enough for the timings that recur, bounded for the ones that do not.
   private static var witnessesPerResults: Int { 8 }
 
@@ -110,4 +104,13 @@ final class OutcomeChecker<Model: Hashable & Sendable> {
     }
     return true
   }
+}
+
+/// One result vector: how many decided invocations returned it, and orders found to linearize it.
+///
+/// Not nested in the generic checker, where it would be generic too: the dictionary of them,
+/// looked up once per invocation, then needs no metadata made at run time.
+private struct SeenResults {
+  var invocations = 0
+  var witnesses: [[Int]] = []
 }

@@ -62,6 +62,8 @@ package final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecke
   private var columns: [[PreparedScenario<Subject, Model>.Call]] = []
   /// Per thread, its column made from one task when every call of it is `async`.
   private var columnBatches: [AsyncBatch<Subject>?] = []
+  /// Per thread, whether it has a batch: read on every invocation with no generic metadata to look up.
+  private var columnIsBatched: [Bool] = []
   /// Per thread, the wait of its `async` calls made from one task.
   private var batchWaits: [CompletionWait] = []
   private var columnOffsets: [Int] = []
@@ -70,13 +72,7 @@ package final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecke
   /// Each thread's seed for the random pauses between its calls in the current invocation.
   private var jitter: [UInt64] = []
   // Each thread writes its own slot between `start` and `finish`; thread 0 reads them after `finish`.
-  private var slots: [Slot] = []
-
-  private final class Slot {
-    var record = InvocationRecord(capacity: 0)
-    var error: (any Error)?
-    var failedCall: Int?
-  }
+  private var slots: [StressColumnSlot] = []
 
   /// Creates a runner with `threads` threads, `threads - 1` of them started now.
   package init(spec: Spec<Subject, Model>, threads: Int, observer: (any RunObserver)? = nil) {
@@ -88,7 +84,7 @@ package final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecke
     start = SpinBarrier(parties: self.threads, yieldsWhileSpinning: !ownCPUs)
     go = SpinBarrier(parties: self.threads, spinLimit: 1_000_000, yieldsWhileSpinning: !ownCPUs)
     finish = SpinBarrier(parties: self.threads, yieldsWhileSpinning: !ownCPUs)
-    slots = (0..<self.threads).map { _ in Slot() }
+    slots = (0..<self.threads).map { _ in StressColumnSlot() }
     batchWaits = (0..<self.threads).map { _ in CompletionWait() }
     jitter = Array(repeating: 0, count: self.threads)
     for thread in 1..<self.threads {
@@ -161,6 +157,7 @@ package final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecke
       races == nil ? scenario.batch(calls, spec: spec) : nil
     }
     columnBatches = columns.map(batch)
+    columnIsBatched = columnBatches.map { $0 != nil }
     let initialBatch = batch(scenario.initial)
     let postBatch = batch(scenario.post)
     let concurrent = scenario.columns.filter { !$0.isEmpty }.count > 1
@@ -402,7 +399,7 @@ package final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecke
       for call in column { _ = try? call.perform(subject, call.arguments) }
       return
     }
-    if let batch = columnBatches[thread] {
+    if columnIsBatched[thread], let batch = columnBatches[thread] {
       let outcome = run(
         batch, on: subject, thread: thread, from: index, pauses: pausing ? pauses : nil)
       let completed = outcome.thrown?.offset ?? column.count
@@ -471,6 +468,16 @@ package final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecke
     }
     return merged
   }
+}
+
+/// What one thread of a ``StressRunner`` records of its column in an invocation.
+///
+/// Not nested in the generic runner, where it would be generic too: every touch of a
+/// generic class's metadata on the invocation path is a lookup in the runtime's cache.
+private final class StressColumnSlot {
+  var record = InvocationRecord(capacity: 0)
+  var error: (any Error)?
+  var failedCall: Int?
 }
 
 /// An operation threw instead of returning: the spec is broken, not the subject.
