@@ -62,8 +62,6 @@ package final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecke
   private var columns: [[PreparedScenario<Subject, Model>.Call]] = []
   /// Per thread, its column made from one task when every call of it is `async`.
   private var columnBatches: [AsyncBatch<Subject>?] = []
-  /// Per thread, whether it has a batch: read on every invocation with no generic metadata to look up.
-  private var columnIsBatched: [Bool] = []
   /// Per thread, the wait of its `async` calls made from one task.
   private var batchWaits: [CompletionWait] = []
   private var columnOffsets: [Int] = []
@@ -157,7 +155,6 @@ package final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecke
       races == nil ? scenario.batch(calls, spec: spec) : nil
     }
     columnBatches = columns.map(batch)
-    columnIsBatched = columnBatches.map { $0 != nil }
     let initialBatch = batch(scenario.initial)
     let postBatch = batch(scenario.post)
     let concurrent = scenario.columns.filter { !$0.isEmpty }.count > 1
@@ -399,7 +396,7 @@ package final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecke
       for call in column { _ = try? call.perform(subject, call.arguments) }
       return
     }
-    if columnIsBatched[thread], let batch = columnBatches[thread] {
+    if let batch = columnBatches[thread] {
       let outcome = run(
         batch, on: subject, thread: thread, from: index, pauses: pausing ? pauses : nil)
       let completed = outcome.thrown?.offset ?? column.count
