@@ -134,51 +134,20 @@ enum CheckCommand {
         "\(statsPrefix) seconds \(PlainNumber.text(verdict.elapsed.seconds)) peak-memory-megabytes \(megabytes ?? "unknown")"
       )
     }
-    var status: ExitStatus
-    switch verdict.verdict {
-    case .linearizable: status = .success
-    case .notLinearizable: status = .failureFound
-    case .unknown: status = .undecided
-    }
     // A signal that came once the verdict was in changed nothing; one that cut the search short did.
     let interruptedBy = verdict.verdict == .unknown ? interruption.signal : nil
-    if let interruptedBy { status = .interrupted(by: interruptedBy) }
-    statusLine?.clear()
     let text = HistoryVerdictText(
       file: path, history: history, verdict: verdict, interruptedBy: interruptedBy,
       showsWitness: parsed.flag("--witness"))
-    if let junitPath = parsed.value("--junit") {
-      let details = text.lines.joined(separator: "\n")
-      let outcome: JUnitReport.TestCase.Outcome =
-        switch verdict.verdict {
-        case .linearizable: .passed
-        case .notLinearizable:
-          .failed(message: "not linearizable", type: "not-linearizable", details: details)
-        case .unknown:
-          .error(
-            message: "undecided: the search stopped first", type: "undecided", details: details)
-        }
-      let junit = JUnitReport(
-        name: "racecheck check",
-        cases: [
-          JUnitReport.TestCase(
-            name: path, className: "racecheck.check", time: verdict.elapsed, outcome: outcome,
-            output: verdict.verdict == .linearizable ? details : nil)
-        ], timestamp: Date())
-      status = status.afterWritingReportFile(
-        succeeded: context.writeReportFile(junit.xml, to: junitPath, what: "JUnit report"))
+    let output = HistoryVerdictOutput(
+      name: path, history: history, verdict: verdict, text: text.lines,
+      junitClass: "racecheck.check", showsWitness: parsed.flag("--witness"))
+    var status = output.status
+    if let interruptedBy { status = .interrupted(by: interruptedBy) }
+    statusLine?.clear()
+    return output.emit(parsed, context, status: status) {
+      CheckJSON(file: path, history: history, verdict, witness: parsed.flag("--witness"))
     }
-    status = HTMLOption.write(parsed, status: status, context) {
-      HTMLReport.page(
-        of: verdict, history: history, file: path, showsWitness: parsed.flag("--witness"))
-    }
-    if parsed.flag("--json") {
-      return context.printJSON(
-        CheckJSON(file: path, history: history, verdict, witness: parsed.flag("--witness")),
-        status: status)
-    }
-    text.lines.forEach(context.print)
-    return status
   }
 
   /// The `--initial` state as the user wrote it and as JSON; nil when the option is absent.

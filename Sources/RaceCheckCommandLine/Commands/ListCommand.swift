@@ -4,22 +4,35 @@ import RaceCheckEngine
 enum ListCommand {
   static let spec = CommandSpec(
     name: "list",
-    abstract: "List the targets with their expected verdicts.",
+    abstract: "List the targets and workloads with their expected verdicts.",
     arguments: [],
     options: [],
-    discussion: ["The expected verdict is 'pass', 'fail: <diagnosis>', or '—' when none is known."],
+    discussion: [
+      "The expected verdict is 'pass', 'fail: <diagnosis>', or '—' when none is known.",
+      "The workloads, which 'workload' runs, follow the targets in a table of their own.",
+    ],
     execute: { _, context in run(context) })
 
   static func run(_ context: CommandContext) -> ExitStatus {
     let targets = context.driver.targets
-    guard !targets.isEmpty else {
+    let workloads = context.driver.workloads
+    guard !targets.isEmpty || !workloads.isEmpty else {
       context.print("This program has no targets.")
       return .success
     }
-    let rows =
-      [["target", "expected", "summary"]]
-      + targets.map { [$0.name, describe($0.stressExpectation), $0.summary] }
-    TextTable.render(rows).forEach(context.print)
+    if !targets.isEmpty {
+      let rows =
+        [["target", "expected", "summary"]]
+        + targets.map { [$0.name, describe($0.stressExpectation), $0.summary] }
+      TextTable.render(rows).forEach(context.print)
+    }
+    if !workloads.isEmpty {
+      if !targets.isEmpty { context.print("") }
+      let rows =
+        [["workload", "expected", "summary"]]
+        + workloads.map { [$0.name, $0.expectation?.rawValue ?? "—", $0.summary] }
+      TextTable.render(rows).forEach(context.print)
+    }
     return .success
   }
 

@@ -26,6 +26,14 @@ struct CommandContext {
     throw .unknownTarget(name, known: names, suggestion: Suggestion.closest(to: name, among: names))
   }
 
+  /// The workload target named `name`, or a usage error that lists the known ones.
+  func workload(named name: String) throws(UsageError) -> WorkloadTarget {
+    if let workload = driver.workloads.first(where: { $0.name == name }) { return workload }
+    let names = driver.workloads.map(\.name)
+    throw .unknownWorkload(
+      name, known: names, suggestion: Suggestion.closest(to: name, among: names))
+  }
+
   /// Checks `target`, in an isolated child unless the configuration says not to or the driver has no worker program.
   func check(
     _ target: Target, _ configuration: Configuration, interruption: Interruption?,

@@ -14,6 +14,8 @@ import RaceCheckEngine
 public struct CommandLineDriver: Sendable {
   /// The targets the commands can name.
   public var targets: [Target]
+  /// The workloads `workload` can name.
+  public var workloads: [WorkloadTarget] = []
   /// The name help, errors, hints and replay commands show, such as `racecheck`.
   ///
   /// By default, the running executable's own name (``runningProgramName``), so that the
@@ -63,17 +65,30 @@ public struct CommandLineDriver: Sendable {
   /// CommandLineDriver.main(targets: Specs.targets, programName: "check-my-types")
   /// ```
   public static func main(targets: [Target], programName: String = runningProgramName) -> Never {
-    main(targets: targets, programName: programName, benchmarks: nil)
+    main(targets: targets, workloads: [], programName: programName, benchmarks: nil)
+  }
+
+  /// Runs `CommandLine.arguments` over `targets` and `workloads` and exits with the status.
+  ///
+  /// ```swift
+  /// CommandLineDriver.main(targets: Specs.targets, workloads: [cacheWorkload])
+  /// ```
+  public static func main(
+    targets: [Target], workloads: [WorkloadTarget], programName: String = runningProgramName
+  ) -> Never {
+    main(targets: targets, workloads: workloads, programName: programName, benchmarks: nil)
   }
 
   /// Runs `CommandLine.arguments` and exits with the status, with racecheck's own benchmarks.
   package static func main(
-    targets: [Target], programName: String = runningProgramName, benchmarks: BenchmarkPlan?
+    targets: [Target], workloads: [WorkloadTarget] = [], programName: String = runningProgramName,
+    benchmarks: BenchmarkPlan?
   ) -> Never {
     // A worker started by an isolated check runs its job and exits here.
     IsolatedWorker.runIfRequested(targets: targets)
     var driver = CommandLineDriver(
       targets: targets, programName: programName, benchmarks: benchmarks)
+    driver.workloads = workloads
     driver.workerExecutable = WorkerCommand.currentExecutable
     let arguments = Array(CommandLine.arguments.dropFirst())
     // The main thread serves the main queue meanwhile, so that `DispatchQueue.main` and

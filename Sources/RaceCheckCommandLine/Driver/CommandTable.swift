@@ -8,6 +8,7 @@ extension CommandLineDriver {
     ExploreCommand.spec,
     ReplayCommand.spec,
     CheckCommand.spec,
+    WorkloadCommand.spec,
     DemoCommand.spec,
     MergeCommand.spec,
     BenchCommand.spec,

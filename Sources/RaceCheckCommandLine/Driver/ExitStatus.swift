@@ -19,6 +19,8 @@ package enum ExitStatus: Int32, Sendable, CaseIterable {
   case usage = 64
   /// A repro file is missing, malformed, truncated or recorded for another target (`EX_DATAERR`).
   case dataError = 65
+  /// What a workload runs against could not be started, such as a server that is not installed (`EX_UNAVAILABLE`).
+  case unavailable = 69
   /// racecheck itself failed: its own code crashed in the worker child, it could not encode its output, or its child kept being killed from outside (`EX_SOFTWARE`).
   case internalError = 70
   /// A report file asked for (`--junit`, `--html`) could not be written, though the check itself passed (`EX_CANTCREAT`).

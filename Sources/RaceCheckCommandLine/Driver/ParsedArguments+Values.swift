@@ -20,13 +20,21 @@ extension ParsedArguments {
     return number
   }
 
-  /// A positive, finite number of seconds given for `name`, or nil when the option was not given.
+  /// A positive, finite number of seconds given for `name` (`30`, `1.5`, or with a unit: `500ms`, `30s`, `2m`), or nil when the option was not given.
   func seconds(_ name: String) throws(UsageError) -> Double? {
     guard let text = value(name) else { return nil }
-    guard let seconds = Double(text), seconds.isFinite, seconds > 0 else {
-      throw invalid(name, text, "a positive number of seconds")
+    guard let seconds = Self.seconds(in: text), seconds.isFinite, seconds > 0 else {
+      throw invalid(name, text, "a positive number of seconds, such as 30, 1.5, 500ms, 30s or 2m")
     }
     return seconds
+  }
+
+  /// The seconds `text` gives: a bare number of seconds, or a number followed by `ms`, `s` or `m`.
+  static func seconds(in text: String) -> Double? {
+    for (unit, scale) in [("ms", 0.001), ("s", 1.0), ("m", 60.0)] where text.hasSuffix(unit) {
+      return Double(text.dropLast(unit.count)).map { $0 * scale }
+    }
+    return Double(text)
   }
 
   /// A positive, finite duration given in seconds for `name`, or nil when the option was not given.

@@ -24,6 +24,8 @@ package enum UsageError: Error, Hashable, Sendable, CustomStringConvertible {
   case unexpectedArgument(String, command: String?)
   /// A target the program does not have.
   case unknownTarget(String, known: [String], suggestion: String?)
+  /// `workload` names no workload target of this program.
+  case unknownWorkload(String, known: [String], suggestion: String?)
   /// `explore` of a target that is a spec, not a body to explore.
   case notAnExploration(String)
   /// `--mode stress` for a body to explore, which runs only under the scheduler.
@@ -59,6 +61,11 @@ package enum UsageError: Error, Hashable, Sendable, CustomStringConvertible {
         known.isEmpty
         ? "this program has no targets" : "the targets are " + known.joined(separator: ", ")
       return "unknown target '\(name)'" + Self.didYouMean(suggestion) + "; " + list
+    case .unknownWorkload(let name, let known, let suggestion):
+      let list =
+        known.isEmpty
+        ? "this program has no workloads" : "the workloads are " + known.joined(separator: ", ")
+      return "unknown workload '\(name)'" + Self.didYouMean(suggestion) + "; " + list
     case .notAnExploration(let name):
       return "'\(name)' is a spec, not a body to explore: check it with 'run'"
     case .explorationInStressMode(let name, let command):
@@ -75,7 +82,7 @@ package enum UsageError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The command whose help the hint line names, or nil for the program's own.
   var command: String? {
     switch self {
-    case .unknownCommand, .noBenchmarkPlan, .unknownTarget: return nil
+    case .unknownCommand, .noBenchmarkPlan, .unknownTarget, .unknownWorkload: return nil
     case .notAnExploration: return "explore"
     case .explorationInStressMode(_, let command): return command
     case .noExpectations: return "demo"

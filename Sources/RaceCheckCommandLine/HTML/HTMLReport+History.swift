@@ -6,11 +6,13 @@ extension HTMLReport {
   /// - Parameters:
   ///   - verdict: What the history checker found.
   ///   - history: The history it checked.
-  ///   - file: The history file, as the user named it.
+  ///   - file: The history file, as the user named it, or `workload NAME`.
+  ///   - text: The report's text, which the page ends with; by default, `racecheck check`'s.
   ///   - showsWitness: Whether a linearizable history's page lists the order the search found (`--witness`).
   /// - Returns: The page's HTML, a whole document.
   static func page(
-    of verdict: HistoryVerdict, history: RecordedHistory, file: String, showsWitness: Bool = false
+    of verdict: HistoryVerdict, history: RecordedHistory, file: String, text: [String]? = nil,
+    showsWitness: Bool = false
   ) -> String {
     let headline: String
     switch verdict.verdict {
@@ -53,6 +55,7 @@ extension HTMLReport {
       "<section class=\"explanation\"><h2>\(verdict.violation == nil ? "History" : "Why no order works")</h2>"
     )
     page.appendTimeline(timeline, caption: caption)
+    page.append(timeline.faultsHTML)
     page.append(timeline.marksHTML)
     if showsWitness {
       page.append(
@@ -60,9 +63,12 @@ extension HTMLReport {
           verdict.parts.compactMap { part in part.witness.map { (part.key, $0) } }))
     }
     page.append("</section>")
-    let text = HistoryVerdictText(
-      file: file, history: history, verdict: verdict, showsWitness: showsWitness)
-    page.append(textReport(text.lines.joined(separator: "\n")))
+    let text =
+      text
+      ?? HistoryVerdictText(
+        file: file, history: history, verdict: verdict, showsWitness: showsWitness
+      ).lines
+    page.append(textReport(text.joined(separator: "\n")))
     return page.html
   }
 }

@@ -18,6 +18,26 @@ extension Timeline {
     return "\(citation(index)) \(operation.recorded.callText)\(result) on \(lanes[operation.lane])"
   }
 
+  /// The faults as plain HTML beside the canvas, each with its times in seconds; empty when there were none.
+  var faultsHTML: String {
+    guard !faults.isEmpty else { return "" }
+    let origin = operations.map(\.recorded.call).min() ?? 0
+    func seconds(_ time: Int64) -> String {
+      PlainNumber.text((Double(time &- origin) / 1e6).rounded() / 1000) + " s"
+    }
+    return "<p class=\"faults-summary\">\(faults.count) fault\(faults.count == 1 ? "" : "s") "
+      + "injected while the operations ran (the shaded bands):</p>"
+      + HTMLFragment.list(
+        "ul", class: "faults",
+        faults.map { fault in
+          let end = fault.end.map { "to \(seconds($0))" } ?? "never healed"
+          return "<li data-fault=\"\(fault.kind.rawValue)\">"
+            + HTMLText.escaped(
+              "\(fault.kind.rawValue) \(fault.target): from \(seconds(fault.start)) \(end)")
+            + "</li>"
+        })
+  }
+
   /// The marks as plain HTML beside the canvas: the window, the longest linearization, the model's state and why each next operation fails.
   ///
   /// Every item names its operation with `data-operation`, its index in the history, so that

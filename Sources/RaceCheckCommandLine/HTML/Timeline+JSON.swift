@@ -66,6 +66,17 @@ extension Timeline {
         HTMLText.appendJSONString(citation(index), to: &json)
       }
     }
+    // Each fault as {"kind", "target", "start", "end" (null: never healed)}, on the operations' clock.
+    json += ",\"faults\":"
+    Self.appendArray(faults, to: &json) { fault, json in
+      json += "{\"kind\":"
+      HTMLText.appendJSONString(fault.kind.rawValue, to: &json)
+      json += ",\"target\":"
+      HTMLText.appendJSONString(fault.target, to: &json)
+      json += ",\"start\":\(fault.start &- origin),\"end\":"
+      json += fault.end.map { String($0 &- origin) } ?? "null"
+      json += "}"
+    }
     json += ",\"marks\":"
     if let marks {
       Self.append(marks, to: &json)

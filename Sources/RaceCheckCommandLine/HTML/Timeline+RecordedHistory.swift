@@ -29,6 +29,6 @@ extension Timeline {
     }
     self.init(
       lanes: processes.map { "process " + ($0.stringValue.map(Value.quoted) ?? $0.description) },
-      operations: operations, marks: marks)
+      operations: operations, marks: marks, faults: history.faults)
   }
 }

@@ -59,4 +59,6 @@ struct Timeline: Sendable {
   var operations: [Operation]
   /// What the checker found, for a history with no linearization; nil otherwise.
   var marks: Marks?
+  /// The faults a workload's nemesis injected, drawn as bands across the lanes.
+  var faults: [RecordedHistory.Fault] = []
 }

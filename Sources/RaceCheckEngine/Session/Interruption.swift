@@ -20,6 +20,8 @@ import Synchronization
 package final class Interruption: Sendable {
   /// The signal that came, 0 until one does; set by the signal sources (and ``raiseForTesting(_:)``).
   let received = Atomic<Int32>(0)
+  /// How many signals came: a command that goes on after the first (a workload checking what it recorded) stops at the next.
+  let receivedCount = Atomic<Int>(0)
   /// The dispatch sources, kept alive while watching; only ``watch()`` and ``stop()`` touch them.
   private nonisolated(unsafe) var sources: [any DispatchSourceSignal] = []
   private let lock = Mutex(())
@@ -35,6 +37,7 @@ package final class Interruption: Sendable {
       Glibc.signal(signalNumber, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
       source.setEventHandler { [interruption] in
+        interruption.receivedCount.add(1, ordering: .relaxed)
         _ = interruption.received.compareExchange(
           expected: 0, desired: signalNumber, ordering: .relaxed)
       }
@@ -53,6 +56,9 @@ package final class Interruption: Sendable {
     let value = received.load(ordering: .relaxed)
     return value == 0 ? nil : value
   }
+
+  /// How many of the watched signals came so far.
+  package var count: Int { receivedCount.load(ordering: .relaxed) }
 
   /// Stops watching and gives the signals their default action back.
   package func stop() {

@@ -18,6 +18,7 @@ extension HistoryFile {
     var initial: Value?
     var meta: Value?
     var operations: [RecordedHistory.Operation]?
+    var faults: Value?
     do {
       guard scanner.peek() == UInt8(ascii: "{") else {
         throw HistoryFileError.notAnObject(got: HistoryFileError.describe(try scanner.readValue()))
@@ -28,6 +29,7 @@ extension HistoryFile {
         case "model": model = try scanner.readValue()
         case "initial": initial = try scanner.readValue()
         case "meta": meta = try scanner.readValue()
+        case "faults": faults = try scanner.readValue()
         case "operations":
           guard scanner.peek() == UInt8(ascii: "[") else {
             throw HistoryFileError.wrongType(
@@ -67,7 +69,28 @@ extension HistoryFile {
     try checkProcesses(operations)
     return RecordedHistory(
       model: name, initial: initial.flatMap { $0.isNull ? Value?.none : .some($0) }, meta: meta,
-      operations: operations)
+      operations: operations, faults: try readFaults(faults))
+  }
+
+  /// The `faults` array's elements, every field checked; none when the field is absent or null.
+  private static func readFaults(_ faults: Value?) throws(HistoryFileError) -> [RecordedHistory
+    .Fault]
+  {
+    switch faults {
+    case nil, .null?: return []
+    case .list(let elements)?:
+      var read: [RecordedHistory.Fault] = []
+      for (index, element) in elements.enumerated() {
+        do throws(HistoryFileError.FaultProblem) {
+          read.append(try RecordedHistory.Fault(json: element))
+        } catch {
+          throw .fault(index: index, error)
+        }
+      }
+      return read
+    case let other?:
+      throw .wrongType(field: "faults", expected: "an array", got: HistoryFileError.describe(other))
+    }
   }
 
   /// One operation of the array, every field checked.

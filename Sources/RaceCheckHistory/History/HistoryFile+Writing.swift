@@ -10,6 +10,13 @@ extension HistoryFile {
     var lines = ["{", "  \"racecheck\": 1,", "  \"model\": \(Value.quoted(history.model)),"]
     if let initial = history.initial { lines.append("  \"initial\": \(initial),") }
     if let meta = history.meta { lines.append("  \"meta\": \(meta),") }
+    if !history.faults.isEmpty {
+      lines.append("  \"faults\": [")
+      for (index, fault) in history.faults.enumerated() {
+        lines.append("    \(fault.json)" + (index + 1 < history.faults.count ? "," : ""))
+      }
+      lines.append("  ],")
+    }
     lines.append("  \"operations\": [")
     for (index, operation) in history.operations.enumerated() {
       let fields = operation.members.map { "\"\($0.key.rawValue)\": \($0.value)" }

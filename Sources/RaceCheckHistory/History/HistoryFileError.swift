@@ -22,6 +22,31 @@ public enum HistoryFileError: Error, Hashable, Sendable, CustomStringConvertible
   case initialState(ModelError)
   /// One operation is malformed; `source` says where it is in its file, and is cited with the index.
   case operation(index: Int, source: RecordedHistory.SourceLocation, OperationProblem)
+  /// One element of `faults` is malformed.
+  case fault(index: Int, FaultProblem)
+
+  /// What is wrong with one element of `faults`.
+  public enum FaultProblem: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The element is not a JSON object.
+    case notAnObject(got: String)
+    /// A field the format requires is absent.
+    case missingField(String)
+    /// A field has the wrong type or an unknown value.
+    case wrongType(field: String, expected: String, got: String)
+    /// `end` is before `start`.
+    case endBeforeStart(start: Int64, end: Int64)
+
+    /// The problem as the command line prints it, after the element's index.
+    public var description: String {
+      switch self {
+      case .notAnObject(let got): return "must be an object, got \(got)"
+      case .missingField(let field): return "'\(field)' is missing"
+      case .wrongType(let field, let expected, let got):
+        return "'\(field)' must be \(expected), got \(got)"
+      case .endBeforeStart(let start, let end): return "'end' (\(end)) is before 'start' (\(start))"
+      }
+    }
+  }
 
   /// What is wrong with one operation.
   public enum OperationProblem: Hashable, Sendable, CustomStringConvertible {
@@ -85,6 +110,7 @@ public enum HistoryFileError: Error, Hashable, Sendable, CustomStringConvertible
     case .initialState(let error): return "'initial': \(error)"
     case .operation(let index, let source, let problem):
       return "\(source.citation(index: index)): \(problem)"
+    case .fault(let index, let problem): return "faults[\(index)]: \(problem)"
     }
   }
 

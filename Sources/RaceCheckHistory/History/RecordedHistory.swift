@@ -66,12 +66,18 @@ public struct RecordedHistory: Hashable, Sendable {
   public var meta: Value?
   /// The operations, in any order.
   public var operations: [Operation]
+  /// The faults injected while the operations ran, in the order they began; the checker does not read them.
+  public var faults: [Fault]
 
   /// Creates a history.
-  public init(model: String, initial: Value? = nil, meta: Value? = nil, operations: [Operation]) {
+  public init(
+    model: String, initial: Value? = nil, meta: Value? = nil, operations: [Operation],
+    faults: [Fault] = []
+  ) {
     self.model = model
     self.initial = initial
     self.meta = meta
     self.operations = operations
+    self.faults = faults
   }
 }

@@ -85,8 +85,12 @@ extension RaceCheckTestSuite {
   }
 }
 
-/// The folder the tests' repro files go to, out of the package's tree.
+/// The folder the tests' repro files go to, out of the package's tree; made on first use, so that any test may write there first.
 enum FileManagerTemporary {
-  static let directory = FileManager.default.temporaryDirectory
-    .appendingPathComponent("racecheck-fixtures-tests").path
+  static let directory: String = {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("racecheck-fixtures-tests").path
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+  }()
 }

@@ -5,6 +5,7 @@
   const colours = {
     op: "#8a96a3", window: "#4c8bf5", linearized: "#2e9e5b", unplaceable: "#d93025",
     deadEnd: "#f29900", failed: "#c5cbd1", match: "#fbbc04", text: "#1f2328", band: "#e8f0fe",
+    fault: "rgba(217, 48, 37, 0.12)", faultText: "#a50e0e",
   };
   const fill = [
     colours.op, colours.window, colours.linearized, colours.deadEnd, colours.unplaceable,
@@ -43,6 +44,8 @@
         this.ret[i] = t.ret[i] === null ? Infinity : t.ret[i];
         end = Math.max(end, this.call[i], isFinite(this.ret[i]) ? this.ret[i] : 0);
       }
+      this.faults = t.faults || [];
+      for (const fault of this.faults) end = Math.max(end, fault.end === null ? fault.start : fault.end);
       this.end = Math.max(end, 1);
       this.kind = new Uint8Array(n);
       this.order = new Int32Array(n);
@@ -475,6 +478,17 @@
           g.fillStyle = colours.band;
           g.fillRect(x0, AXIS, Math.max(1, x1 - x0), this.height - AXIS);
         }
+      }
+
+      // The faults a nemesis injected: a band across every lane, from the fault to its healing.
+      for (const fault of this.faults) {
+        const x0 = Math.max(LEFT, this.x(fault.start));
+        const x1 = fault.end === null ? right : Math.min(right, this.x(fault.end));
+        if (x0 >= right || x1 <= LEFT) continue;
+        g.fillStyle = colours.fault;
+        g.fillRect(x0, AXIS, Math.max(2, x1 - x0), this.height - AXIS);
+        g.fillStyle = colours.faultText;
+        g.fillText(fault.kind + " " + fault.target, x0 + 3, AXIS + 7);
       }
 
       // The lanes' stripes and titles.

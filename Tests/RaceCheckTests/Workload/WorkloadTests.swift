@@ -1,0 +1,225 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import RaceCheckEngine
+
+extension RaceCheckTestSuite {
+  /// A workload runs many clients against one subject, records every call — unknown outcomes included — and checks the one history.
+  @Suite struct WorkloadTests {
+    /// A key-value store behind one lock: correct.
+    final class LockedStore: Sendable {
+      let values = Mutex<[String: String]>([:])
+      func get(_ key: String) -> String { values.withLock { $0[key, default: ""] } }
+      func put(_ key: String, _ value: String) { values.withLock { $0[key] = value } }
+    }
+
+    /// A store whose append reads, then writes in a second step: concurrent appends lose updates.
+    final class SplitAppendStore: Sendable {
+      let values = Mutex<[String: String]>([:])
+      func get(_ key: String) -> String { values.withLock { $0[key, default: ""] } }
+      func append(_ key: String, _ suffix: String) {
+        let old = get(key)
+        usleep(50)
+        values.withLock { $0[key] = old + suffix }
+      }
+    }
+
+    /// A store whose every third put takes effect and then throws, as a client whose connection dropped after the server applied the write.
+    final class FlakyStore: Sendable {
+      struct ConnectionLost: Error {}
+      let values = Mutex<[String: String]>([:])
+      let puts = Atomic<Int>(0)
+      func get(_ key: String) -> String { values.withLock { $0[key, default: ""] } }
+      func put(_ key: String, _ value: String) throws {
+        values.withLock { $0[key] = value }
+        if puts.wrappingAdd(1, ordering: .relaxed).newValue % 3 == 0 { throw ConnectionLost() }
+      }
+    }
+
+    /// A store whose put of "slow" takes far longer than the workload's operation timeout.
+    final class SlowStore: Sendable {
+      let values = Mutex<[String: String]>([:])
+      func get(_ key: String) -> String { values.withLock { $0[key, default: ""] } }
+      func put(_ key: String, _ value: String) {
+        if value == "slow" { usleep(400_000) }
+        values.withLock { $0[key] = value }
+      }
+    }
+
+    actor ActorStore {
+      var values: [String: String] = [:]
+      func get(_ key: String) async -> String {
+        await Task.yield()
+        return values[key, default: ""]
+      }
+      func put(_ key: String, _ value: String) async {
+        await Task.yield()
+        values[key] = value
+      }
+    }
+
+    static let keys = Generator.element(of: ["a", "b", "c"])
+    static let values = Generator.int(in: 0...999).map({ String($0) }, inverse: { Int($0) })
+
+    static let lockedSpec = Spec("LockedStore", make: LockedStore.init, model: KeyValueModel()) {
+      Operation("get", Self.keys) { (store: LockedStore, key: String) in store.get(key) }
+      Operation("put", Self.keys, Self.values) { (store: LockedStore, key: String, value: String) in
+        store.put(key, value)
+      }
+    }
+
+    @Test func aCorrectStorePassesWithEveryCallRecorded() throws {
+      let report = try Workload(Self.lockedSpec, clients: 4, limit: .operations(4_000), seed: 7)
+        .run()
+      #expect(report.verdict.verdict == .linearizable)
+      #expect(report.history.operations.count == 4_000)
+      #expect(report.unknownOperations == 0)
+      #expect(report.history.model == "kv")
+      #expect(Set(report.history.operations.map(\.process)) == [0, 1, 2, 3])
+    }
+
+    @Test func lostUpdatesAreFound() throws {
+      let spec = Spec("SplitAppendStore", make: SplitAppendStore.init, model: KeyValueModel()) {
+        Operation("get", Generator.element(of: ["a"])) { (store: SplitAppendStore, key: String) in
+          store.get(key)
+        }
+        Operation("append", Generator.element(of: ["a"]), Generator.element(of: ["x", "y", "z"])) {
+          (store: SplitAppendStore, key: String, suffix: String) in store.append(key, suffix)
+        }
+      }
+      let report = try Workload(spec, clients: 4, limit: .operations(2_000), seed: 3).run()
+      #expect(report.verdict.verdict == .notLinearizable)
+      #expect(report.lines.joined(separator: "\n").contains("NOT linearizable under the kv model"))
+    }
+
+    /// Calls that threw are unknown: they may have taken effect, so reads that saw them are explained.
+    @Test func callsThatThrewAreUnknownNotBugs() throws {
+      let spec = Spec("FlakyStore", make: FlakyStore.init, model: KeyValueModel()) {
+        Operation("get", Self.keys) { (store: FlakyStore, key: String) in store.get(key) }
+        Operation("put", Self.keys, Self.values) {
+          (store: FlakyStore, key: String, value: String) in
+          try store.put(key, value)
+        }
+      }
+      let report = try Workload(spec, clients: 3, limit: .operations(3_000), seed: 5).run()
+      #expect(report.unknownOperations > 100)
+      #expect(report.verdict.verdict == .linearizable)
+      // Each unknown call retires its process: no process calls again after one.
+      var retired: Set<Value> = []
+      for operation in report.history.operations.sorted(by: { $0.call < $1.call }) {
+        #expect(!retired.contains(operation.process))
+        if operation.status == .info { retired.insert(operation.process) }
+      }
+      // The same history with those calls counted as failed (no effect) has no explanation:
+      // the reads saw their values. So "unknown" is what made the service pass.
+      var asFailed = report.history
+      for index in asFailed.operations.indices where asFailed.operations[index].status == .info {
+        asFailed.operations[index].status = .fail
+        asFailed.operations[index].return = asFailed.operations[index].call
+      }
+      #expect(try HistoryChecker().check(asFailed).verdict == .notLinearizable)
+    }
+
+    @Test func aCallThatOutlivesTheTimeoutIsUnknownAndItsClientGoesOn() throws {
+      let spec = Spec("SlowStore", make: SlowStore.init, model: KeyValueModel()) {
+        Operation("get", Self.keys) { (store: SlowStore, key: String) in store.get(key) }
+        Operation("put", Self.keys, Generator.element(of: ["1", "2", "3", "slow"])) {
+          (store: SlowStore, key: String, value: String) in store.put(key, value)
+        }
+      }
+      let report = try Workload(
+        spec, clients: 2, limit: .operations(400), operationTimeout: .milliseconds(100), seed: 2
+      ).run()
+      let unknown = report.history.operations.filter { $0.status == .info }
+      #expect(!unknown.isEmpty)
+      #expect(unknown.allSatisfy { $0.arguments.last == "slow" && $0.return == nil })
+      #expect(report.history.operations.count == 400)
+      #expect(report.verdict.verdict == .linearizable)
+    }
+
+    @Test func asyncOperationsRunInTasks() throws {
+      let spec = Spec("ActorStore", make: ActorStore.init, model: KeyValueModel()) {
+        Operation("get", Self.keys) { (store: ActorStore, key: String) in await store.get(key) }
+        Operation("put", Self.keys, Self.values) {
+          (store: ActorStore, key: String, value: String) in
+          await store.put(key, value)
+        }
+      }
+      let report = try Workload(spec, clients: 4, limit: .operations(2_000)).run()
+      #expect(report.verdict.verdict == .linearizable)
+      #expect(report.history.operations.count == 2_000)
+    }
+
+    @Test func anInterruptionStopsTheClientsAndTheHistoryIsChecked() throws {
+      let interruption = Interruption.never
+      let spec = Self.lockedSpec
+      let report = try Workload(spec, clients: 2, limit: .duration(.seconds(60))).run(
+        interruption: interruption,
+        progress: { progress in
+          if progress.operations > 0 { interruption.raiseForTesting(SIGINT) }
+        })
+      #expect(report.stoppedBy == SIGINT)
+      #expect(report.elapsed < .seconds(60))
+      #expect(!report.history.operations.isEmpty)
+      #expect(report.verdict.verdict == .linearizable)
+    }
+
+    @Test func aNemesisPausesAndResumesTheProcessesItWasGiven() throws {
+      let sleeper = try ChildProcess.spawn(executable: "/bin/sleep", arguments: ["30"])
+      defer {
+        try? sleeper.kill(SIGKILL)
+        _ = try? sleeper.wait()
+      }
+      let nemesis = Nemesis(
+        targets: [FaultTarget(name: "sleeper", pid: sleeper.id)],
+        schedule: [
+          .init(at: .milliseconds(50), .pause(.milliseconds(100)), target: "sleeper"),
+          .init(at: .milliseconds(200), .pause(.seconds(60)), target: "sleeper"),
+        ])
+      let report = try Workload(
+        Self.lockedSpec, clients: 2, limit: .duration(.milliseconds(500)), nemesis: nemesis
+      ).run()
+      let faults = report.history.faults
+      #expect(faults.count == 2)
+      #expect(faults.allSatisfy { $0.kind == .pause && $0.target == "sleeper" })
+      #expect(faults.allSatisfy { fault in fault.end.map { $0 > fault.start } ?? false })
+      // The second pause outlasts the run: it is healed at the stop, not left on.
+      #expect(try Self.state(of: sleeper.id) != "T")
+      #expect(report.lines.contains { $0.contains("pause sleeper from") })
+    }
+
+    @Test func aKillNeedsAWayToRestart() {
+      let nemesis = Nemesis.kills(
+        of: [FaultTarget(name: "server", pid: 1)], every: .seconds(1),
+        restartingAfter: .seconds(1))
+      #expect(throws: WorkloadError.self) {
+        try Workload(Self.lockedSpec, clients: 1, limit: .operations(1), nemesis: nemesis).run()
+      }
+    }
+
+    @Test func operationsOutsideTheModelsVocabularyAreRejected() {
+      let spec = Spec("Counted", make: LockedStore.init, model: KeyValueModel()) {
+        Operation("size") { (store: LockedStore) in
+          store.get("a").count
+        } model: {
+          (model: inout KeyValueModel) in
+          model.values["a", default: ""].count
+        }
+      }
+      #expect {
+        try Workload(spec, clients: 1, limit: .operations(1)).run()
+      } throws: { error in
+        "\(error)".contains(
+          "operation 'size' is not of the kv model's vocabulary (get, put, append)")
+      }
+    }
+
+    /// The state letter of `/proc/PID/stat`: `T` while stopped.
+    static func state(of pid: pid_t) throws -> String {
+      let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+      let afterName = stat[stat.range(of: ") ")!.upperBound...]
+      return String(afterName.prefix(1))
+    }
+  }
+}
