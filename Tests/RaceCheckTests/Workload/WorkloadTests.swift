@@ -189,6 +189,53 @@ extension RaceCheckTestSuite {
       #expect(report.lines.contains { $0.contains("pause sleeper from") })
     }
 
+    /// A sleeping child that a nemesis may kill, and its owner start again.
+    final class Restartable: Sendable {
+      let child = Mutex<ChildProcess?>(nil)
+      let starts = Atomic<Int>(0)
+
+      func start() throws {
+        let process = try ChildProcess.spawn(executable: "/bin/sleep", arguments: ["30"])
+        starts.add(1, ordering: .relaxed)
+        let old = child.withLock { child in
+          defer { child = process }
+          return child
+        }
+        _ = try? old?.wait()  // reaps the killed one
+      }
+
+      func stop() {
+        guard let process = child.withLock({ $0 }) else { return }
+        try? process.kill(SIGKILL)
+        _ = try? process.wait()
+      }
+
+      var target: FaultTarget {
+        FaultTarget(name: "sleeper", pid: { self.child.withLock { $0?.id } }, restart: start)
+      }
+    }
+
+    @Test func aKilledProcessIsStartedAgainByItsOwner() throws {
+      let sleeper = Restartable()
+      try sleeper.start()
+      defer { sleeper.stop() }
+      let first = try #require(sleeper.child.withLock { $0?.id })
+      let nemesis = Nemesis(
+        targets: [sleeper.target],
+        schedule: [
+          .init(at: .milliseconds(50), .kill(restartAfter: .milliseconds(100)), target: "sleeper")
+        ])
+      let report = try Workload(
+        Self.lockedSpec, clients: 1, limit: .duration(.milliseconds(400)), nemesis: nemesis
+      ).run()
+      #expect(report.history.faults.map(\.kind) == [.kill])
+      #expect(report.history.faults.first?.end != nil)
+      #expect(sleeper.starts.load(ordering: .relaxed) == 2)
+      let second = try #require(sleeper.child.withLock { $0?.id })
+      #expect(second != first)
+      #expect(kill(second, 0) == 0)
+    }
+
     @Test func aKillNeedsAWayToRestart() {
       let nemesis = Nemesis.kills(
         of: [FaultTarget(name: "server", pid: 1)], every: .seconds(1),
