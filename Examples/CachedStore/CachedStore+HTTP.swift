@@ -30,7 +30,7 @@ extension CachedStore {
     default:
       return HTTPResponse(
         status: 405, contentType: "text/plain; charset=utf-8",
-        fields: [HTTPRequest.Field(name: "Allow", value: "GET, PUT")],
+        fields: [HTTPField(name: "Allow", value: "GET, PUT")],
         body: Array("\(request.method) is not allowed on a key: use GET or PUT\n".utf8))
     }
   }

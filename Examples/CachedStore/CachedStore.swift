@@ -38,13 +38,14 @@ import Synchronization
 /// store write voids that lease.
 ///
 /// Why it is linearizable: store accesses are atomic, at one instant each. A write takes
-/// effect at its store write. A read that misses returns what its store read returned, and
-/// takes effect at that read. A read that hits returns a value that was installed at some
-/// instant when no write of the key was under way (no lease outlives a write's beginning,
-/// and none is given during one), so it equalled the store's value then; and every write
-/// after that began by dropping it. So while a value is cached it is the store's value, and
-/// the hit takes effect at its lookup. Each of these instants lies inside its operation, and
-/// each read returns the value of the write whose store write came last before it.
+/// effect at its store write, and a read that misses at its store read, whose value it
+/// returns. A fill succeeds only if no write of the key was under way at any instant from
+/// its lease to the fill (none was when the lease was given, and one beginning since would
+/// have bumped the count), so no store write came between the read's store read and the
+/// fill: the value cached is the store's value at the fill. A write's store write comes
+/// after its beginning, which drops the cached value, so while a value is cached it is the
+/// store's value, and a read that hits takes effect at its lookup. Each instant lies inside
+/// its operation, and each read returns the value of the last store write before its own.
 public final class CachedStore: Sendable {
   /// How the cache's fills and invalidations are ordered.
   public enum Variant: String, Hashable, Sendable, CaseIterable {
@@ -56,15 +57,26 @@ public final class CachedStore: Sendable {
 
   /// The variant this store runs.
   public let variant: Variant
+  /// The time a read that missed spends between its store read and its fill, building the value it caches.
+  public let fillDelay: Duration
   let store: SlowStore
   let cache = ReadThroughCache()
   let testHooks = Mutex(TestHooks())
 
-  /// Creates an empty store of `variant` whose store accesses take `storeLatency` each.
+  /// Creates an empty store of `variant` whose store accesses take `storeLatency` each and whose fills wait `fillDelay`.
   ///
-  /// The default, 300 µs, is a database round trip on a local network.
-  public init(variant: Variant, storeLatency: Duration = .microseconds(300)) {
+  /// The default latency, 300 µs, is a database round trip on a local network. The racy
+  /// variant goes wrong only when a whole write fits between a read's store read and its
+  /// fill. Without a fill delay those are as far apart as a write's store write and its
+  /// invalidation (the answer's trip back), so it takes scheduling jitter, and a workload of
+  /// ten clients misses it in about half its runs of ten thousand operations. The default
+  /// delay, 1 ms, makes runs of a few thousand find it.
+  public init(
+    variant: Variant, storeLatency: Duration = .microseconds(300),
+    fillDelay: Duration = .milliseconds(1)
+  ) {
     self.variant = variant
+    self.fillDelay = fillDelay
     store = SlowStore(latency: storeLatency)
   }
 
@@ -77,6 +89,7 @@ public final class CachedStore: Sendable {
     }
     let value = store.value(for: key) ?? ""
     testHooks.withLock { $0.afterStoreRead }?(key, value)
+    fillDelay.blockThread()
     switch variant {
     case .correct:
       if let lease { cache.fill(value, under: lease) }

@@ -14,10 +14,13 @@ public final class CachedStoreService: Sendable {
   /// The server that serves it.
   package let server: HTTPServer
 
-  /// Creates a stopped service of a new, empty store of `variant` whose store accesses take `storeLatency`.
-  public convenience init(variant: CachedStore.Variant, storeLatency: Duration = .microseconds(300))
-  {
-    self.init(store: CachedStore(variant: variant, storeLatency: storeLatency))
+  /// Creates a stopped service of a new, empty store; ``CachedStore/init(variant:storeLatency:fillDelay:)`` tells the parameters.
+  public convenience init(
+    variant: CachedStore.Variant, storeLatency: Duration = .microseconds(300),
+    fillDelay: Duration = .milliseconds(1)
+  ) {
+    self.init(
+      store: CachedStore(variant: variant, storeLatency: storeLatency, fillDelay: fillDelay))
   }
 
   /// Creates a stopped service of `store`.

@@ -6,20 +6,6 @@
 /// }
 /// ```
 public struct HTTPRequest: Hashable, Sendable {
-  /// One header field, its name lowercased (field names are case-insensitive).
-  public struct Field: Hashable, Sendable {
-    /// The field's name, lowercased.
-    public var name: String
-    /// The field's value, without the spaces around it.
-    public var value: String
-
-    /// Creates a field, lowercasing `name`.
-    public init(name: String, value: String) {
-      self.name = name.lowercased()
-      self.value = value
-    }
-  }
-
   /// The method, such as `GET` or `PUT`, as the client spelled it (methods are case-sensitive).
   public var method: String
   /// The request target as sent, in origin form: a path starting with `/`, perhaps with a query.
@@ -27,13 +13,14 @@ public struct HTTPRequest: Hashable, Sendable {
   /// The minor version of HTTP/1.x: 1 for HTTP/1.1, 0 for HTTP/1.0.
   public var minorVersion: Int
   /// The header fields in the order the client sent them.
-  public var fields: [Field]
+  public var fields: [HTTPField]
   /// The body, as many bytes as the request's `Content-Length` said.
   public var body: [UInt8]
 
   /// Creates a request.
   public init(
-    method: String, target: String, minorVersion: Int = 1, fields: [Field] = [], body: [UInt8] = []
+    method: String, target: String, minorVersion: Int = 1, fields: [HTTPField] = [],
+    body: [UInt8] = []
   ) {
     self.method = method
     self.target = target

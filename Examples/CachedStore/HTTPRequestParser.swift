@@ -150,7 +150,7 @@ struct HTTPRequestParser {
       throw .unsupportedVersion(String(version.dropFirst(5)))
     default: throw .malformedRequestLine(line)
     }
-    var fields: [HTTPRequest.Field] = []
+    var fields: [HTTPField] = []
     for line in lines {
       // No space may come before the colon, and a line starting with one (the obsolete line
       // folding) is refused, as RFC 9112 §5 asks of a server.
@@ -162,7 +162,7 @@ struct HTTPRequestParser {
       guard value.unicodeScalars.allSatisfy(isFieldValueScalar) else {
         throw .malformedField(String(line))
       }
-      fields.append(HTTPRequest.Field(name: String(line[..<colon]), value: String(value)))
+      fields.append(HTTPField(name: String(line[..<colon]), value: String(value)))
     }
     let request = HTTPRequest(
       method: String(parts[0]), target: String(parts[1]), minorVersion: minorVersion,
@@ -175,7 +175,7 @@ struct HTTPRequestParser {
   }
 
   /// The length every `Content-Length` field gives, 0 when there is none.
-  private static func contentLength(of fields: [HTTPRequest.Field]) throws(Failure) -> Int {
+  private static func contentLength(of fields: [HTTPField]) throws(Failure) -> Int {
     var length: Int?
     for field in fields where field.name == "content-length" {
       // Eighteen digits cannot overflow an Int, and no body this server reads needs more.

@@ -9,13 +9,13 @@ public struct HTTPResponse: Hashable, Sendable {
   /// The value of the `Content-Type` field; nil for none.
   public var contentType: String?
   /// Extra header fields, sent after the ones the server writes itself.
-  public var fields: [HTTPRequest.Field]
+  public var fields: [HTTPField]
   /// The body; the server sends its length as `Content-Length`.
   public var body: [UInt8]
 
   /// Creates a response.
   public init(
-    status: Int, contentType: String? = nil, fields: [HTTPRequest.Field] = [], body: [UInt8] = []
+    status: Int, contentType: String? = nil, fields: [HTTPField] = [], body: [UInt8] = []
   ) {
     self.status = status
     self.contentType = contentType

@@ -1,9 +1,5 @@
 import Synchronization
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// The store behind the cache: a dictionary behind a lock whose every access takes a fixed latency, like a database round trip.
 ///
 /// Half the latency passes before the access and half after, as a request's trip to a
@@ -35,11 +31,6 @@ final class SlowStore: Sendable {
 
   /// Sleeps through one way of a round trip, half the latency.
   private func trip() {
-    let half = latency / 2
-    guard half > .zero else { return }
-    let (seconds, attoseconds) = half.components
-    var time = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-    var remaining = timespec()
-    while nanosleep(&time, &remaining) != 0 && errno == EINTR { time = remaining }
+    (latency / 2).blockThread()
   }
 }

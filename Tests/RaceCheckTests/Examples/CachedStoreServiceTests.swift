@@ -28,6 +28,16 @@ extension RaceCheckTestSuite {
       #expect(try await client.get("a") == "")
     }
 
+    /// A body over 1 KiB, which some versions of libcurl send only after `100 Continue`.
+    @Test func aLargeValueIsReadBack() async throws {
+      let service = CachedStoreService(variant: .correct)
+      let client = CachedStoreClient(port: try service.start())
+      defer { service.stop() }
+      let value = String(repeating: "0123456789", count: 50_000)
+      try await client.put("large", value)
+      #expect(try await client.get("large") == value)
+    }
+
     @Test func anAbsentKeyReadsAsTheEmptyString() async throws {
       let service = CachedStoreService(variant: .racyInvalidation)
       let client = CachedStoreClient(port: try service.start())
@@ -209,6 +219,18 @@ extension RaceCheckTestSuite {
       #expect(try Self.threadNames().allSatisfy { !$0.hasPrefix("cachedstore") })
       service.stop()
       #expect(throws: HTTPServerError.stopped) { try service.start() }
+    }
+
+    @Test func droppingARunningServiceStopsIt() throws {
+      var service: CachedStoreService? = CachedStoreService(variant: .correct)
+      let port = try service!.start()
+      // Answered, so accepted: a connection still in the listener's backlog is reset instead.
+      let connection = try RawHTTPConnection(port: port)
+      try connection.send("GET /keys/k HTTP/1.1\r\nHost: a\r\n\r\n")
+      #expect(try connection.response()?.status == "HTTP/1.1 200 OK")
+      service = nil
+      #expect(try connection.isClosedByServer())
+      #expect(RawHTTPConnection.isRefused(port: port))
     }
 
     @Test func stopWaitsForARequestUnderWay() async throws {
