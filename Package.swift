@@ -50,11 +50,12 @@ let package = Package(
       // An optimized build drops the exclusivity checks of private properties it proves never
       // overlap on one thread, and schedule mode sees stored state only through them: keep them.
       swiftSettings: [.unsafeFlags(["-Xllvm", "-sil-disable-pass=access-enforcement-wmo"])]),
-    .executableTarget(name: "racecheck", dependencies: ["RaceCheckCommandLine", "Fixtures"]),
+    .executableTarget(
+      name: "racecheck", dependencies: ["RaceCheckCommandLine", "Fixtures", "CachedStoreExample"]),
     .executableTarget(name: "racecheck-probe", dependencies: ["RaceCheckEngine"]),
     // An HTTP key-value service with a read-through cache, correct and racy, for the tests of
     // checking a running service's recorded history.
-    .target(name: "CachedStoreExample", path: "Examples/CachedStore"),
+    .target(name: "CachedStoreExample", dependencies: ["RaceCheck"], path: "Examples/CachedStore"),
     // Two test targets: the unit tests (no code under test on real threads or under the
     // scheduler) run in parallel, the checks of real code one at a time; `swift test` runs both.
     .target(

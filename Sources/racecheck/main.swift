@@ -1,3 +1,4 @@
+import CachedStoreExample
 import Fixtures
 import RaceCheckCommandLine
 
@@ -37,4 +38,5 @@ benchmarks.reductionTargets = (Catalogue.fixtures + Catalogue.isolatedFixtures)
 CommandLineDriver.main(
   targets: Catalogue.withModeExpectations(Catalogue.targets + Catalogue.isolatedTargets)
     + Catalogue.explorationTargets,
+  workloads: CachedStoreWorkloads.targets,
   benchmarks: benchmarks)

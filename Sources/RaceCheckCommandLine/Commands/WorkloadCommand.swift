@@ -103,7 +103,9 @@ enum WorkloadCommand {
       name: report.historyName, history: report.history, verdict: report.verdict,
       text: report.lines, junitClass: "racecheck.workload")
     var status = output.status
-    if report.verdict.verdict == .unknown, let signal = report.stoppedBy {
+    // A run cut short proves no pass, and an undecided check is the signal's doing; a
+    // violation in what was recorded is a violation all the same.
+    if report.verdict.verdict != .notLinearizable, let signal = report.stoppedBy {
       status = .interrupted(by: signal)
     }
     if historyWritten.value == false { status = status.afterWritingReportFile(succeeded: false) }

@@ -67,6 +67,10 @@ extension Workload {
       }
       if operation.runsOnMainThread { throw fail(.onMainThread(operation: operation.name)) }
     }
+    for (name, weight) in weights
+    where weight < 1 || !spec.operations.contains(where: { $0.name == name }) {
+      throw fail(.badWeight(operation: name, weight))
+    }
     try nemesis?.validate(workload: spec.name)
   }
 }

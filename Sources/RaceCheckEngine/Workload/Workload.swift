@@ -27,6 +27,8 @@ public struct Workload<Subject, Model: HistoryModel>: Sendable {
   public var nemesis: Nemesis?
   /// How long the check of the history may search before it says `unknown`; nil for no limit.
   public var checkTimeout: Duration?
+  /// How often each operation is drawn against the others, by name (`["get": 4, "put": 1]`); an operation not named weighs 1.
+  public var weights: [String: Int]
 
   /// Creates a workload of `clients` clients over `spec`'s subject, operations and model.
   ///
@@ -38,10 +40,11 @@ public struct Workload<Subject, Model: HistoryModel>: Sendable {
   ///   - seed: The seed of the clients' choices.
   ///   - nemesis: The faults to inject while the clients run.
   ///   - checkTimeout: How long the check may search before it says `unknown`.
+  ///   - weights: How often each operation is drawn against the others, by name; 1 for one not named.
   public init(
     _ spec: Spec<Subject, Model>, clients: Int, limit: WorkloadLimit,
     operationTimeout: Duration = .seconds(5), seed: UInt64 = 1, nemesis: Nemesis? = nil,
-    checkTimeout: Duration? = nil
+    checkTimeout: Duration? = nil, weights: [String: Int] = [:]
   ) {
     self.spec = spec
     self.clients = clients
@@ -50,6 +53,7 @@ public struct Workload<Subject, Model: HistoryModel>: Sendable {
     self.seed = seed
     self.nemesis = nemesis
     self.checkTimeout = checkTimeout
+    self.weights = weights
   }
 }
 

@@ -9,6 +9,7 @@ public struct WorkloadError: Error, Hashable, Sendable, CustomStringConvertible 
     case emptyLimit(WorkloadLimit)
     case notPositive(what: String, Duration)
     case noOperations
+    case badWeight(operation: String, Int)
     case notVocabulary(operation: String, model: String, vocabulary: [String])
     case onMainThread(operation: String)
     case noFaultTargets
@@ -35,6 +36,10 @@ public struct WorkloadError: Error, Hashable, Sendable, CustomStringConvertible 
       reason = "its operation count must be at least 1, not \(count)"
     case .notPositive(let what, let duration): reason = "\(what) must be positive, not \(duration)"
     case .noOperations: reason = "its spec has no operations"
+    case .badWeight(let operation, let weight):
+      reason =
+        spec(operation)
+        + " has weight \(weight): a weight names one of the spec's operations and is at least 1"
     case .notVocabulary(let operation, let model, let vocabulary):
       reason =
         "operation '\(operation)' is not of the \(model) model's vocabulary (\(vocabulary.joined(separator: ", "))): a workload's history is checked with the built-in model"
@@ -50,4 +55,6 @@ public struct WorkloadError: Error, Hashable, Sendable, CustomStringConvertible 
     }
     return "workload '\(workload)': \(reason)"
   }
+
+  private func spec(_ operation: String) -> String { "operation '\(operation)'" }
 }

@@ -15,6 +15,8 @@ final class WorkloadRun<Subject, Model: HistoryModel>: Sendable {
   private let issued = Atomic<Int>(0)
   private let processes: Atomic<Int>
   private let started = MonotonicInstant.now()
+  /// Each operation's index, repeated by its weight: a uniform draw from it draws by weight.
+  private let draws: [Int]
   /// How far a workload's generators may range: as far as they go (a scenario's breadth starts narrow).
   private static var breadth: Int { Int(Int32.max) }
 
@@ -23,6 +25,9 @@ final class WorkloadRun<Subject, Model: HistoryModel>: Sendable {
     subject = Shared(workload.spec.make())
     slots = (0..<workload.clients).map { ClientSlot(process: $0) }
     processes = Atomic(workload.clients)
+    draws = workload.spec.operations.indices.flatMap { index in
+      Array(repeating: index, count: workload.weights[workload.spec.operations[index].name] ?? 1)
+    }
   }
 
   /// The watchdog's period: short against the timeout, so an overdue call is retired soon after its time.
@@ -132,7 +137,7 @@ final class WorkloadRun<Subject, Model: HistoryModel>: Sendable {
         stop.set()
         return
       }
-      let operation = operations[random.below(operations.count)]
+      let operation = operations[draws[random.below(draws.count)]]
       let arguments = operation.generators.map { $0.draw(&random, Self.breadth) }
       let inFlight = ClientSlot.InFlight(
         call: .now(), name: operation.vocabularyName ?? operation.name, arguments: arguments)

@@ -1,4 +1,5 @@
 import Foundation
+import RaceCheckHistory
 import Testing
 
 #if canImport(Glibc)
@@ -42,6 +43,26 @@ extension RaceCheckTestSuite {
       run.process.waitUntilExit()
       #expect(run.process.terminationStatus == 130)
       #expect(run.output().contains("unknown: interrupted by SIGINT with 1 of 1 part undecided"))
+    }
+
+    @Test func signalStopsAWorkloadsClientsAndTheHistorySoFarIsKeptAndChecked() throws {
+      let folder = try TemporaryDirectory()
+      defer { folder.remove() }
+      let path = folder.path + "/interrupted.json"
+      let run = try RunningCommand(
+        ["workload", "cached-store", "--time", "600", "--history", path], reproDirectory: false)
+      try run.waitUntilItWatches(SIGINT)
+      kill(run.process.processIdentifier, SIGINT)
+      run.process.waitUntilExit()
+      #expect(run.process.terminationStatus == 130)
+      let output = run.output()
+      #expect(output.contains("stopped early by SIGINT"), "\(output)")
+      #expect(
+        output.contains("workload cached-store: linearizable under the kv model"), "\(output)")
+      // Every call made before the signal is in the file, which `check` reads alike.
+      let history = try RecordedHistory(contentsOf: path)
+      #expect(output.contains("\(history.operations.count) calls"), "\(output)")
+      #expect(try HistoryChecker().check(history).verdict == .linearizable)
     }
 
     @Test func workerChildEndsWhenItsParentIsKilled() throws {
