@@ -18,10 +18,10 @@ public enum CachedStoreWorkloads {
     // Distinct values make a stale read provable: a value names the one write that stored it.
     let written = Written()
     let values = Generator<String>(draw: { _, _ in written.next() })
-    let spec = Spec(
-      "cached-store", make: { CachedStoreClient(port: port, timeout: .seconds(2)) },
-      model: KeyValueModel()
-    ) {
+    let makeClient: @Sendable () -> CachedStoreClient = {
+      CachedStoreClient(port: port, timeout: .seconds(2))
+    }
+    let spec = Spec("cached-store", make: makeClient, model: KeyValueModel()) {
       Operation("get", keys) { (client: CachedStoreClient, key: String) in
         try await client.get(key)
       }
