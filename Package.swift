@@ -52,6 +52,9 @@ let package = Package(
       swiftSettings: [.unsafeFlags(["-Xllvm", "-sil-disable-pass=access-enforcement-wmo"])]),
     .executableTarget(name: "racecheck", dependencies: ["RaceCheckCommandLine", "Fixtures"]),
     .executableTarget(name: "racecheck-probe", dependencies: ["RaceCheckEngine"]),
+    // The etcd example's building blocks: a cluster of real etcd processes on loopback, with
+    // faults, and a client of its JSON gateway, for checking a running service.
+    .target(name: "EtcdExample", path: "Examples/Etcd"),
     // Two test targets: the unit tests (no code under test on real threads or under the
     // scheduler) run in parallel, the checks of real code one at a time; `swift test` runs both.
     .target(
@@ -67,7 +70,7 @@ let package = Package(
       name: "RaceCheckTests",
       dependencies: [
         "RaceCheckHistory", "RaceCheckEngine", "RaceCheckCommandLine", "RaceCheck", "RaceCheckSync",
-        "RaceCheckTestSupport", "Fixtures",
+        "RaceCheckTestSupport", "Fixtures", "EtcdExample",
       ]),
   ],
   swiftLanguageModes: [.v6]
