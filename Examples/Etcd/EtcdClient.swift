@@ -1,16 +1,17 @@
-import Dispatch
 import Foundation
 import Synchronization
-
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
 
 /// A client of etcd's v3 JSON gateway: put, get and compare-and-set of string keys, one member per request.
 ///
 /// Each request goes to the member a call names, by its index in ``endpoints``, and is
 /// abandoned after ``timeout``. Any error is an ``EtcdClientError``, and any error means the
 /// operation's effect is unknown: it may still be applied.
+///
+/// The client speaks HTTP/1.1 itself, over sockets it keeps open between requests, rather than
+/// through `URLSession`: the gateway answers every error with a chunked body and a trailer,
+/// and on Linux such a response stops the process inside FoundationNetworking (see
+/// ``HTTPResponseReader``). Each request blocks a thread of its own while it waits, so that a
+/// paused member's requests never hold up the cooperative pool.
 ///
 /// ```swift
 /// let client = EtcdClient(cluster: cluster, timeout: .seconds(1))
@@ -23,29 +24,18 @@ public final class EtcdClient: Sendable {
   /// How long a request may wait for its answer before it fails with ``EtcdClientError/timedOut(member:after:)``.
   public let timeout: Duration
   /// The HTTP connections, kept open between requests to each member.
-  private let session: URLSession
+  private let connections: HTTPConnections
 
-  /// A client of the members at `endpoints`, whose requests wait at most `timeout` for an answer.
+  /// A client of the members at `endpoints` (`http://host:port`), whose requests wait at most `timeout` for an answer.
   public init(endpoints: [URL], timeout: Duration = .seconds(1)) {
     self.endpoints = endpoints
     self.timeout = timeout
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.urlCache = nil
-    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-    // Enough for every task of a workload to have its own connection to a member.
-    configuration.httpMaximumConnectionsPerHost = 64
-    // A backstop only: the client's own timer, exact and per request, fires first.
-    configuration.timeoutIntervalForRequest = timeout.seconds + 1
-    session = URLSession(configuration: configuration)
+    connections = HTTPConnections(endpoints)
   }
 
   /// A client of every member of `cluster`, indexed as the cluster indexes them.
   public convenience init(cluster: EtcdCluster, timeout: Duration = .seconds(1)) {
     self.init(endpoints: cluster.members.map(\.clientURL), timeout: timeout)
-  }
-
-  deinit {
-    session.invalidateAndCancel()
   }
 
   /// Sets `key` to `value` through member `member`.
@@ -55,7 +45,7 @@ public final class EtcdClient: Sendable {
   /// ```
   public func put(_ key: String, _ value: String, on member: Int) async throws(EtcdClientError) {
     _ = try await post(
-      "v3/kv/put", GatewayPut(key: Self.base64(key), value: Self.base64(value)), on: member,
+      "/v3/kv/put", GatewayPut(key: Self.base64(key), value: Self.base64(value)), on: member,
       answer: GatewayPutResponse.self)
   }
 
@@ -73,7 +63,7 @@ public final class EtcdClient: Sendable {
     -> String?
   {
     let answer = try await post(
-      "v3/kv/range", GatewayRange(key: Self.base64(key), serializable: serializable), on: member,
+      "/v3/kv/range", GatewayRange(key: Self.base64(key), serializable: serializable), on: member,
       answer: GatewayRangeResponse.self)
     guard let found = answer.kvs?.first else { return nil }
     guard let value = Data(base64Encoded: found.value ?? "") else {
@@ -105,106 +95,76 @@ public final class EtcdClient: Sendable {
     let txn = GatewayTxn(
       compare: [compare],
       success: [.init(requestPut: GatewayPut(key: encodedKey, value: Self.base64(new)))])
-    let answer = try await post("v3/kv/txn", txn, on: member, answer: GatewayTxnResponse.self)
+    let answer = try await post("/v3/kv/txn", txn, on: member, answer: GatewayTxnResponse.self)
     return answer.succeeded ?? false
   }
 
   /// Whether member `member` reports itself healthy on `GET /health`: it sees a leader and can reach a quorum.
   public func isHealthy(member: Int) async throws(EtcdClientError) -> Bool {
-    var request = URLRequest(url: endpoint(member).appendingPathComponent("health"))
-    request.httpMethod = "GET"
-    let (body, status) = try await send(request, to: member)
+    let response = try await send(request("GET", "/health", body: []), to: member)
+    let body = String(decoding: response.body, as: UTF8.self)
     // An unhealthy member answers 503 with the same JSON.
-    guard status == 200 || status == 503 else {
-      throw .httpStatus(member: member, status: status, body: String(decoding: body, as: UTF8.self))
+    guard response.status == 200 || response.status == 503 else {
+      throw .httpStatus(member: member, status: response.status, body: body)
     }
-    guard let health = try? JSONDecoder().decode(GatewayHealth.self, from: body) else {
-      throw .malformedResponse(member: member, body: String(decoding: body, as: UTF8.self))
+    guard let health = try? JSONDecoder().decode(GatewayHealth.self, from: Data(response.body))
+    else {
+      throw .malformedResponse(member: member, body: body)
     }
     return health.health == "true"
-  }
-
-  /// The client URL of member `member`.
-  private func endpoint(_ member: Int) -> URL {
-    precondition(endpoints.indices.contains(member), "no etcd member \(member)")
-    return endpoints[member]
   }
 
   /// POSTs `message` as JSON to `path` on member `member` and decodes a 200 answer as `answer`.
   private func post<Answer: Decodable>(
     _ path: String, _ message: some Encodable, on member: Int, answer: Answer.Type
   ) async throws(EtcdClientError) -> Answer {
-    var request = URLRequest(url: endpoint(member).appendingPathComponent(path))
-    request.httpMethod = "POST"
-    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
     // The gateway's messages are plain structs of strings and Booleans: encoding cannot fail.
-    request.httpBody = try! JSONEncoder().encode(message)
-    let (body, status) = try await send(request, to: member)
-    guard status == 200 else {
-      throw .httpStatus(member: member, status: status, body: String(decoding: body, as: UTF8.self))
+    let json = try! JSONEncoder().encode(message)
+    let response = try await send(request("POST", path, body: Array(json)), to: member)
+    let body = String(decoding: response.body, as: UTF8.self)
+    guard response.status == 200 else {
+      throw .httpStatus(member: member, status: response.status, body: body)
     }
-    guard let decoded = try? JSONDecoder().decode(Answer.self, from: body) else {
-      throw .malformedResponse(member: member, body: String(decoding: body, as: UTF8.self))
+    guard let decoded = try? JSONDecoder().decode(Answer.self, from: Data(response.body)) else {
+      throw .malformedResponse(member: member, body: body)
     }
     return decoded
   }
 
-  /// Sends `request` and returns the answer's body and status, or fails at the timeout or on cancellation.
+  /// The bytes of an HTTP/1.1 request for `path` with a JSON `body` (no body for a GET).
+  private func request(_ method: String, _ path: String, body: [UInt8]) -> [UInt8] {
+    var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    if method != "GET" {
+      head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n"
+    }
+    return Array((head + "\r\n").utf8) + body
+  }
+
+  /// Sends `request` to member `member` and returns the answer, or fails at the timeout or on cancellation.
   ///
-  /// The answer, the timer and the caller's cancellation race; the first to come decides the
-  /// outcome and the others are ignored. The timer and cancellation cancel the URL task too,
-  /// which drops its connection, so nothing of the request lingers.
-  private func send(_ request: URLRequest, to member: Int) async throws(EtcdClientError) -> (
-    body: Data, status: Int
-  ) {
+  /// The exchange runs on a thread of its own and ends by the timeout whatever the member does.
+  /// If the caller's task is cancelled first, the call returns at once and the thread finishes
+  /// (by the timeout at the latest) unobserved.
+  private func send(_ request: [UInt8], to member: Int) async throws(EtcdClientError)
+    -> HTTPResponseReader.Response
+  {
+    precondition(endpoints.indices.contains(member), "no etcd member \(member)")
+    if Task.isCancelled { throw .cancelled(member: member) }
     let pending = PendingRequest()
-    let timeout = timeout
-    let task = session.dataTask(with: request) { body, response, error in
-      pending.finish(Self.outcome(body, response, error, member: member, timeout: timeout))
-    }
-    let timer = DispatchWorkItem {
-      pending.finish(.failure(.timedOut(member: member, after: timeout)))
-      task.cancel()
-    }
+    let (connections, timeout) = (connections, timeout)
     let outcome = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         pending.wait(continuation)
-        task.resume()
-        DispatchQueue.global().asyncAfter(
-          deadline: .now() + .nanoseconds(Int(timeout.nanoseconds)), execute: timer)
+        let thread = Thread {
+          pending.finish(connections.exchange(request, with: member, timeout: timeout))
+        }
+        thread.stackSize = 256 * 1_024
+        thread.start()
       }
     } onCancel: {
       pending.finish(.failure(.cancelled(member: member)))
-      task.cancel()
     }
-    timer.cancel()
     return try outcome.get()
-  }
-
-  /// What a finished URL task means: a body and status, or the error that ended it.
-  private static func outcome(
-    _ body: Data?, _ response: URLResponse?, _ error: (any Error)?, member: Int, timeout: Duration
-  ) -> PendingRequest.Outcome {
-    if let error = error as? URLError {
-      switch error.code {
-      case .timedOut: return .failure(.timedOut(member: member, after: timeout))
-      case .cancelled: return .failure(.cancelled(member: member))
-      case .cannotConnectToHost:
-        return .failure(.connectionFailed(member: member, reason: "connection refused"))
-      case .networkConnectionLost:
-        return .failure(.connectionFailed(member: member, reason: "connection lost"))
-      default:
-        return .failure(
-          .connectionFailed(member: member, reason: "URLError \(error.code.rawValue)"))
-      }
-    }
-    if let error {
-      return .failure(.connectionFailed(member: member, reason: "\(error)"))
-    }
-    guard let response = response as? HTTPURLResponse else {
-      return .failure(.malformedResponse(member: member, body: "no HTTP response"))
-    }
-    return .success((body ?? Data(), response.statusCode))
   }
 
   /// `text`'s UTF-8 bytes in base64, as the gateway takes keys and values.
@@ -215,8 +175,8 @@ public final class EtcdClient: Sendable {
 
 /// One request's outcome, decided once by whichever comes first: the answer, the timer, or cancellation.
 private final class PendingRequest: Sendable {
-  /// A body and an HTTP status, or why there is none.
-  typealias Outcome = Result<(body: Data, status: Int), EtcdClientError>
+  /// A response, or why there is none.
+  typealias Outcome = Result<HTTPResponseReader.Response, EtcdClientError>
 
   /// The waiting caller, until the outcome is known; the outcome, once it is.
   private let state = Mutex<(waiter: CheckedContinuation<Outcome, Never>?, outcome: Outcome?)>(
@@ -240,17 +200,5 @@ private final class PendingRequest: Sendable {
       return state.waiter
     }
     waiter?.resume(returning: outcome)
-  }
-}
-
-extension Duration {
-  /// The duration in seconds, as `TimeInterval` takes it.
-  fileprivate var seconds: Double {
-    Double(components.seconds) + Double(components.attoseconds) / 1e18
-  }
-
-  /// The duration in whole nanoseconds.
-  fileprivate var nanoseconds: Int64 {
-    components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
   }
 }

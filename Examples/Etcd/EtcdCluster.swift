@@ -12,7 +12,8 @@ import Synchronization
 /// The members run in a fresh temporary folder (a data folder and a log file each) on free
 /// loopback ports, with a short heartbeat and election timeout so that the cluster elects a new
 /// leader soon after a fault. ``stop()`` kills every member and removes the folder; deinit calls
-/// it too, and a watchdog process kills the members if this process dies without either.
+/// it too, and a watchdog process kills the members and removes the folder if this process dies
+/// without either.
 ///
 /// ```swift
 /// let cluster = try await EtcdCluster.start()
@@ -172,7 +173,7 @@ public final class EtcdCluster: Sendable {
   /// Starts the watchdog, then every member.
   private func launch() throws(EtcdClusterError) {
     try state.withLock { (state: inout State) throws(EtcdClusterError) in
-      let watchdog = try EtcdWatchdog.start()
+      let watchdog = try EtcdWatchdog.start(removing: directory)
       state.watchdog = watchdog
       for index in members.indices {
         state.statuses[index] = .running(pid: try spawn(index, group: watchdog.pid))

@@ -75,6 +75,20 @@ extension RaceCheckTestSuite {
       }
     }
 
+    @Test func anErrorFromEtcdIsItsHTTPStatusAndBody() async throws {
+      try await withCluster { cluster, client in
+        // etcd refuses an empty key with a chunked 400 and a trailer, the shape of all its errors.
+        let error = await #expect(throws: EtcdClientError.self) {
+          try await client.put("", "value", on: 1)
+        }
+        guard case .httpStatus(1, 400, let body) = error else {
+          Issue.record("expected an HTTP 400 from member 1, got \(String(describing: error))")
+          return
+        }
+        #expect(body.contains("etcdserver: key is not provided"))
+      }
+    }
+
     @Test func compareAndSetSwapsExactlyWhenTheValueIsTheExpectedOne() async throws {
       try await withCluster { cluster, client in
         // An absent key: only `nil` matches it, not the empty string.
