@@ -10,7 +10,7 @@ import Synchronization
 /// The client speaks HTTP/1.1 itself, over sockets it keeps open between requests, rather than
 /// through `URLSession`: the gateway answers every error with a chunked body and a trailer,
 /// and on Linux such a response stops the process inside FoundationNetworking (see
-/// ``HTTPResponseReader``). Each request blocks a thread of its own while it waits, so that a
+/// `HTTPResponseReader`). Each request blocks a thread of its own while it waits, so that a
 /// paused member's requests never hold up the cooperative pool.
 ///
 /// ```swift
@@ -54,7 +54,9 @@ public final class EtcdClient: Sendable {
   /// A linearizable read (`serializable: false`) goes through the leader's quorum, so it sees
   /// every write that completed before it began. A serializable read is answered from the
   /// member's own state, without a quorum: it works on a member cut off from the others, and
-  /// may return a value that is no longer current.
+  /// may return a value that is no longer current. A member resumed after a pause answers the
+  /// serializable reads it received while paused, and those sent in the first milliseconds
+  /// after, from the state it had when paused, before it catches up with the leader.
   ///
   /// ```swift
   /// let value = try await client.get("x", serializable: false, on: 1)
@@ -101,7 +103,7 @@ public final class EtcdClient: Sendable {
 
   /// Whether member `member` reports itself healthy on `GET /health`: it sees a leader and can reach a quorum.
   public func isHealthy(member: Int) async throws(EtcdClientError) -> Bool {
-    let response = try await send(request("GET", "/health", body: []), to: member)
+    let response = try await send(request("GET", "/health", body: [], to: member), to: member)
     let body = String(decoding: response.body, as: UTF8.self)
     // An unhealthy member answers 503 with the same JSON.
     guard response.status == 200 || response.status == 503 else {
@@ -120,7 +122,7 @@ public final class EtcdClient: Sendable {
   ) async throws(EtcdClientError) -> Answer {
     // The gateway's messages are plain structs of strings and Booleans: encoding cannot fail.
     let json = try! JSONEncoder().encode(message)
-    let response = try await send(request("POST", path, body: Array(json)), to: member)
+    let response = try await send(request("POST", path, body: Array(json), to: member), to: member)
     let body = String(decoding: response.body, as: UTF8.self)
     guard response.status == 200 else {
       throw .httpStatus(member: member, status: response.status, body: body)
@@ -131,9 +133,11 @@ public final class EtcdClient: Sendable {
     return decoded
   }
 
-  /// The bytes of an HTTP/1.1 request for `path` with a JSON `body` (no body for a GET).
-  private func request(_ method: String, _ path: String, body: [UInt8]) -> [UInt8] {
-    var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+  /// The bytes of an HTTP/1.1 request to member `member` for `path`, with a JSON `body` (none for a GET).
+  private func request(_ method: String, _ path: String, body: [UInt8], to member: Int) -> [UInt8] {
+    precondition(endpoints.indices.contains(member), "no etcd member \(member)")
+    let host = "\(endpoints[member].host ?? "127.0.0.1"):\(endpoints[member].port ?? 80)"
+    var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\n"
     if method != "GET" {
       head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n"
     }
@@ -148,7 +152,6 @@ public final class EtcdClient: Sendable {
   private func send(_ request: [UInt8], to member: Int) async throws(EtcdClientError)
     -> HTTPResponseReader.Response
   {
-    precondition(endpoints.indices.contains(member), "no etcd member \(member)")
     if Task.isCancelled { throw .cancelled(member: member) }
     let pending = PendingRequest()
     let (connections, timeout) = (connections, timeout)
@@ -173,7 +176,7 @@ public final class EtcdClient: Sendable {
   }
 }
 
-/// One request's outcome, decided once by whichever comes first: the answer, the timer, or cancellation.
+/// One request's outcome, decided once by whichever comes first: the exchange (ended by its timeout) or cancellation.
 private final class PendingRequest: Sendable {
   /// A response, or why there is none.
   typealias Outcome = Result<HTTPResponseReader.Response, EtcdClientError>

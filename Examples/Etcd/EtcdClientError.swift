@@ -8,13 +8,13 @@
 /// connection, ``connectionFailed(member:reason:)`` to a killed member, never reached etcd, but
 /// treating it as unknown is always sound.)
 public enum EtcdClientError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// No answer within the client's timeout; the request was cancelled and its effect is unknown.
+  /// No whole answer within the client's timeout; the connection was closed, and the effect is unknown.
   case timedOut(member: Int, after: Duration)
   /// The gateway answered with a status other than 200 OK, and this body (etcd's error as JSON).
   case httpStatus(member: Int, status: Int, body: String)
   /// The gateway answered 200 OK with a body that is not the JSON the request expects.
   case malformedResponse(member: Int, body: String)
-  /// The connection could not be made or broke before the answer came (`URLError`'s words).
+  /// The connection could not be made ("Connection refused" from a killed member) or broke before the answer came.
   case connectionFailed(member: Int, reason: String)
   /// The task awaiting the answer was cancelled; the request was abandoned, its effect unknown.
   case cancelled(member: Int)

@@ -4,8 +4,9 @@ import Foundation
 ///
 /// The gateway answers errors in chunks with a trailer (`Grpc-Trailer-Content-Type`), which is
 /// why ``EtcdClient`` reads HTTP itself rather than through `URLSession`: on Linux, a response
-/// with trailers stops the process in FoundationNetworking ("Transfer completed, but there's no
-/// response", swift-corelibs-foundation issue 5285), and the gateway sends one for every error.
+/// with trailers stops the process in FoundationNetworking (Swift 6.3.1: "Transfer completed,
+/// but there's no response", the fatal error of swift-corelibs-foundation issue 5285, whose fix
+/// would turn it into a lost connection), and the gateway sends one for every error.
 struct HTTPResponseReader {
   /// A complete response.
   struct Response: Sendable, Equatable {
