@@ -8,36 +8,44 @@
 // lock, so that a fault never races `stop()` or another fault on the same member.
 
 extension EtcdCluster {
-  /// Stops member `member`'s process with SIGSTOP: it holds its connections but answers nothing.
+  /// Stops member `member`'s process with SIGSTOP and returns once it has stopped: it holds its connections but answers nothing.
   ///
-  /// Pausing a paused member does nothing; pausing a killed one throws. The other members see it as unreachable; its
-  /// clients' requests wait (and time out) until ``resume(_:)``.
+  /// Pausing a paused member does nothing; pausing a killed one throws, and so does pausing one
+  /// whose process has ended by itself (it is then killed). The other members see it as
+  /// unreachable; its clients' requests wait (and time out) until ``resume(_:)``.
   ///
   /// ```swift
   /// try cluster.pause(2)
   /// ```
   public func pause(_ member: Int) throws(EtcdClusterError) {
-    try change(member) { (status: MemberStatus, _) throws(EtcdClusterError) in
+    try change(member) { (status: inout MemberStatus, _) throws(EtcdClusterError) in
       switch status {
       case .running(let pid):
         EtcdProcess.signal(pid, SIGSTOP)
-        return .paused(pid: pid)
-      case .paused: return status
+        if let ending = EtcdProcess.waitUntilStopped(pid) {
+          status = .killed
+          throw .memberExited(
+            member: members[member].name, status: ending,
+            logTail: EtcdProcess.tail(of: members[member].logFile))
+        }
+        status = .paused(pid: pid)
+      case .paused: break
       case .killed: throw .memberNotRunning(member: members[member].name)
       }
     }
   }
 
-  /// Continues a paused member with SIGCONT; resuming a running member does nothing.
+  /// Continues a paused member with SIGCONT; resuming a running member does nothing, a killed one throws.
   ///
   /// Requests that reached it while it was paused are answered now, in the order they came.
   public func resume(_ member: Int) throws(EtcdClusterError) {
-    try change(member) { (status: MemberStatus, _) throws(EtcdClusterError) in
+    try change(member) { (status: inout MemberStatus, _) throws(EtcdClusterError) in
       switch status {
       case .paused(let pid):
+        // Unlike SIGSTOP, SIGCONT takes effect before `kill` returns: every thread is runnable.
         EtcdProcess.signal(pid, SIGCONT)
-        return .running(pid: pid)
-      case .running: return status
+        status = .running(pid: pid)
+      case .running: break
       case .killed: throw .memberNotRunning(member: members[member].name)
       }
     }
@@ -47,14 +55,14 @@ extension EtcdCluster {
   ///
   /// Killing a killed member does nothing.
   public func kill(_ member: Int) throws(EtcdClusterError) {
-    try change(member) { (status: MemberStatus, _) throws(EtcdClusterError) in
+    try change(member) { (status: inout MemberStatus, _) throws(EtcdClusterError) in
       switch status {
       case .running(let pid), .paused(let pid):
         EtcdProcess.signal(pid, SIGKILL)
         EtcdProcess.reap(pid)
+        status = .killed
       case .killed: break
       }
-      return .killed
     }
   }
 
@@ -71,9 +79,9 @@ extension EtcdCluster {
   public func restart(_ member: Int, timeout: Duration = .seconds(10))
     async throws(EtcdClusterError)
   {
-    try change(member) { (status: MemberStatus, group: pid_t) throws(EtcdClusterError) in
+    try change(member) { (status: inout MemberStatus, group: pid_t) throws(EtcdClusterError) in
       guard case .killed = status else { throw .memberRunning(member: members[member].name) }
-      return .running(pid: try spawn(member, group: group))
+      status = .running(pid: try spawn(member, group: group))
     }
     try await waitUntilAnswering([member], timeout: timeout)
   }

@@ -205,16 +205,18 @@ public final class EtcdCluster: Sendable {
     }
   }
 
-  /// Replaces member `index`'s status by what `body` makes of it and the watchdog's process group, under the lock.
+  /// Lets `body` change member `index`'s status, given the watchdog's process group, under the lock.
   ///
+  /// What `body` sets stays even if it then throws (a process it found ended is `killed`).
   /// Throws ``EtcdClusterError/clusterStopped`` once the cluster is stopped, without calling `body`.
   func change(
-    _ index: Int, _ body: (MemberStatus, _ group: pid_t) throws(EtcdClusterError) -> MemberStatus
+    _ index: Int,
+    _ body: (inout MemberStatus, _ group: pid_t) throws(EtcdClusterError) -> Void
   ) throws(EtcdClusterError) {
     precondition(members.indices.contains(index), "no etcd member \(index)")
     try state.withLock { (state: inout State) throws(EtcdClusterError) in
       guard !state.isStopped, let watchdog = state.watchdog else { throw .clusterStopped }
-      state.statuses[index] = try body(state.statuses[index], watchdog.pid)
+      try body(&state.statuses[index], watchdog.pid)
     }
   }
 

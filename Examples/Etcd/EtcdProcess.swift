@@ -143,6 +143,22 @@ enum EtcdProcess {
     }
   }
 
+  /// Waits until every thread of `pid` has stopped after a SIGSTOP; nil when they have, else how it ended (reaped).
+  ///
+  /// SIGSTOP takes effect only when a thread of the process next runs: on a busy machine its
+  /// other threads may serve requests for milliseconds after `kill` returns. A parent hears of
+  /// the stop (`WUNTRACED`) once the last thread has stopped.
+  static func waitUntilStopped(_ pid: pid_t) -> String? {
+    var status: Int32 = 0
+    while true {
+      if waitpid(pid, &status, WUNTRACED) == pid {
+        // The <sys/wait.h> macros do not import into Swift: a stopped child's low byte is 0x7f.
+        return status & 0xff == 0x7f ? nil : describe(status)
+      }
+      if errno != EINTR { return "ended (already reaped)" }
+    }
+  }
+
   /// How `pid` ended if it has (and reaps it), or nil while it is still running or stopped.
   static func reapIfEnded(_ pid: pid_t) -> String? {
     var status: Int32 = 0
