@@ -51,11 +51,14 @@ let package = Package(
       // overlap on one thread, and schedule mode sees stored state only through them: keep them.
       swiftSettings: [.unsafeFlags(["-Xllvm", "-sil-disable-pass=access-enforcement-wmo"])]),
     .executableTarget(
-      name: "racecheck", dependencies: ["RaceCheckCommandLine", "Fixtures", "CachedStoreExample"]),
+      name: "racecheck",
+      dependencies: ["RaceCheckCommandLine", "Fixtures", "CachedStoreExample", "EtcdExample"]),
     .executableTarget(name: "racecheck-probe", dependencies: ["RaceCheckEngine"]),
-    // An HTTP key-value service with a read-through cache, correct and racy, for the tests of
-    // checking a running service's recorded history.
+    // The examples of checking a running service (`racecheck workload`): an HTTP key-value
+    // service with a read-through cache, correct and racy; a cluster of real etcd processes on
+    // loopback, with faults, and a client of its JSON gateway.
     .target(name: "CachedStoreExample", dependencies: ["RaceCheck"], path: "Examples/CachedStore"),
+    .target(name: "EtcdExample", dependencies: ["RaceCheck"], path: "Examples/Etcd"),
     // Two test targets: the unit tests (no code under test on real threads or under the
     // scheduler) run in parallel, the checks of real code one at a time; `swift test` runs both.
     .target(
@@ -71,7 +74,7 @@ let package = Package(
       name: "RaceCheckTests",
       dependencies: [
         "RaceCheckHistory", "RaceCheckEngine", "RaceCheckCommandLine", "RaceCheck", "RaceCheckSync",
-        "RaceCheckTestSupport", "Fixtures", "CachedStoreExample",
+        "RaceCheckTestSupport", "Fixtures", "CachedStoreExample", "EtcdExample",
       ]),
   ],
   swiftLanguageModes: [.v6]
