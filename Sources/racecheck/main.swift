@@ -1,4 +1,5 @@
 import CachedStoreExample
+import EtcdExample
 import Fixtures
 import RaceCheckCommandLine
 
@@ -38,5 +39,5 @@ benchmarks.reductionTargets = (Catalogue.fixtures + Catalogue.isolatedFixtures)
 CommandLineDriver.main(
   targets: Catalogue.withModeExpectations(Catalogue.targets + Catalogue.isolatedTargets)
     + Catalogue.explorationTargets,
-  workloads: CachedStoreWorkloads.targets,
+  workloads: CachedStoreWorkloads.targets + EtcdWorkloads.targets,
   benchmarks: benchmarks)

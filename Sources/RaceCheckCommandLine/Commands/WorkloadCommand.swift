@@ -49,7 +49,7 @@ enum WorkloadCommand {
     -> ExitStatus
   {
     let target = try context.workload(named: parsed.positionals[0])
-    var request = WorkloadRequest()
+    var request = WorkloadTarget.Request()
     request.name = target.name
     request.clients = try parsed.integer("--clients", atLeast: 1)
     if parsed.value("--time") != nil, parsed.value("--operations") != nil {

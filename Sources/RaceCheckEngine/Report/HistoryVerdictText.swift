@@ -114,10 +114,15 @@ package struct HistoryVerdictText {
     case .upToProof:
       lines.append("(The window ends where the proof below does; a smaller one may fail too.)")
     }
+    // A proof of a search's violation may rest on an operation after its window.
+    let proofLead = { (operation: Int) in
+      violation.window.contains(operation)
+        ? "Proof without search" : "Later in the history, a proof without search"
+    }
     switch violation.proof {
     case .impossibleRead(let operation, let value)?:
       lines.append(
-        "Proof without search: \(history.citation(of: operation)) \(history.describe(operation)) saw \(value), "
+        "\(proofLead(operation)): \(history.citation(of: operation)) \(history.describe(operation)) saw \(value), "
           + "which is not the initial value and which no operation called before it returned may have stored."
       )
     case .staleRead(let operation, let value, let producers, let initialHeld, let overwriter)?:
@@ -130,7 +135,7 @@ package struct HistoryVerdictText {
           "every operation that may have stored \(value) and was called before it returned (below)"
         }
       lines.append(
-        "Proof without search: \(history.citation(of: operation)) \(history.describe(operation)) saw \(value), "
+        "\(proofLead(operation)), a stale read: \(history.citation(of: operation)) \(history.describe(operation)) saw \(value), "
           + "which was overwritten before it was called: \(history.citation(of: overwriter)) "
           + "\(history.describe(overwriter)) stored into it and returned before it was called, "
           + "and \(stores) returned before that store was called.")

@@ -21,7 +21,7 @@ final class ClientSlot: Sendable {
   enum Outcome {
     /// It returned this value.
     case returned(Value)
-    /// It threw an error that proves it had no effect (``DefiniteFailure``).
+    /// It threw an error that proves it had no effect (``RecordedHistory.DefiniteFailure``).
     case failed
     /// It threw any other error: its effect is unknown.
     case unknown

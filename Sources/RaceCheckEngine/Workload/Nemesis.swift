@@ -59,31 +59,31 @@ public struct Nemesis: Sendable {
   }
 
   /// The processes faults may touch.
-  public var targets: [FaultTarget]
+  public var targets: [Nemesis.Target]
   let plan: Plan
 
   /// A nemesis that injects `schedule`'s faults at their times.
-  public init(targets: [FaultTarget], schedule: [ScheduledFault]) {
+  public init(targets: [Nemesis.Target], schedule: [ScheduledFault]) {
     self.targets = targets
     plan = .fixed(schedule.sorted { $0.at < $1.at })
   }
 
   /// A nemesis that, after every quiet spell of `quiet`, injects one of `faults` into a target chosen at random.
-  public init(targets: [FaultTarget], randomly faults: [Fault], every quiet: Duration) {
+  public init(targets: [Nemesis.Target], randomly faults: [Fault], every quiet: Duration) {
     self.targets = targets
     plan = .random(faults: faults, quiet: quiet)
   }
 
   /// A nemesis that pauses a target chosen at random for `length`, after every quiet spell of `quiet`.
   public static func pauses(
-    of targets: [FaultTarget], every quiet: Duration, lasting length: Duration
+    of targets: [Nemesis.Target], every quiet: Duration, lasting length: Duration
   ) -> Nemesis {
     Nemesis(targets: targets, randomly: [.pause(length)], every: quiet)
   }
 
   /// A nemesis that kills a target chosen at random and starts it again after `downtime`, after every quiet spell of `quiet`.
   public static func kills(
-    of targets: [FaultTarget], every quiet: Duration, restartingAfter downtime: Duration
+    of targets: [Nemesis.Target], every quiet: Duration, restartingAfter downtime: Duration
   ) -> Nemesis {
     Nemesis(targets: targets, randomly: [.kill(restartAfter: downtime)], every: quiet)
   }

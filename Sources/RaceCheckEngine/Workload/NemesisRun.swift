@@ -1,11 +1,5 @@
 import Synchronization
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A nemesis at work during one workload run: injects its faults one at a time on a thread of its own and records each.
 ///
 /// A fault is recorded when it begins and given its end when healed; a fault still on at
@@ -47,14 +41,16 @@ final class NemesisRun: Sendable {
   }
 
   /// Injects `fault`, waits its length or the stop, and heals it.
-  private func inject(_ fault: Nemesis.Fault, into target: FaultTarget) {
-    let began: Bool
-    switch fault {
-    case .pause: began = target.send(SIGSTOP)
-    case .kill: began = target.send(SIGKILL)
+  private func inject(_ fault: Nemesis.Fault, into target: Nemesis.Target) {
+    do {
+      switch fault {
+      case .pause: try target.pause()
+      case .kill: try target.kill?()
+      }
+    } catch {
+      // A process that is not running (a kill its owner is still restarting) takes no fault.
+      return
     }
-    // A process that is not running (a kill still being restarted by its owner) takes no fault.
-    guard began else { return }
     let index = recorded.withLock { faults in
       faults.append(
         RecordedHistory.Fault(
@@ -63,19 +59,14 @@ final class NemesisRun: Sendable {
       return faults.count - 1
     }
     stop.wait(until: .now() + fault.length)
-    let healed: Bool
-    switch fault {
-    case .pause: healed = target.send(SIGCONT)
-    case .kill:
-      do {
-        try target.restart?()
-        healed = true
-      } catch {
-        healed = false
+    do {
+      switch fault {
+      case .pause: try target.resume()
+      case .kill: try target.restart?()
       }
-    }
-    if healed {
       recorded.withLock { $0[index].end = MonotonicInstant.now().nanoseconds }
+    } catch {
+      // The fault stays on, recorded without an end: the report says it was never healed.
     }
   }
 }

@@ -170,7 +170,7 @@ final class WorkloadRun<Subject, Model: HistoryModel>: Sendable {
     }
     switch result {
     case .success(let value): return .returned(value)
-    case .failure(is any DefiniteFailure):
+    case .failure(is any RecordedHistory.DefiniteFailure):
       return .failed
     case .failure: return .unknown
     }

@@ -20,12 +20,12 @@ public struct WorkloadTarget: Sendable {
   /// Whether the history must be linearizable (`pass`) or not (`fail`); nil when nothing is expected.
   public var expectation: Verdict?
   /// Starts what the workload needs, runs it through the request, and stops it.
-  let body: @Sendable (WorkloadRequest) throws -> WorkloadReport
+  let body: @Sendable (Request) throws -> WorkloadReport
 
   /// Creates a target named `name` whose `body` runs its workload through the request it is given.
   public init(
     _ name: String, summary: String = "", expectation: Verdict? = nil,
-    body: @escaping @Sendable (WorkloadRequest) throws -> WorkloadReport
+    body: @escaping @Sendable (WorkloadTarget.Request) throws -> WorkloadReport
   ) {
     self.name = name
     self.summary = summary
@@ -34,46 +34,48 @@ public struct WorkloadTarget: Sendable {
   }
 
   /// Runs the target as `request` asks.
-  package func run(_ request: WorkloadRequest) throws -> WorkloadReport {
+  package func run(_ request: WorkloadTarget.Request) throws -> WorkloadReport {
     try body(request)
   }
 }
 
-/// What the command line asked of a workload: settings that replace the workload's own, and where its progress and interrupts go.
-public struct WorkloadRequest: Sendable {
-  /// The name the report gives the workload, replacing its spec's; nil to keep it.
-  package var name: String?
-  /// The number of clients, replacing the workload's; nil to keep it.
-  package var clients: Int?
-  /// The limit, replacing the workload's; nil to keep it.
-  package var limit: WorkloadLimit?
-  /// The operation timeout, replacing the workload's; nil to keep it.
-  package var operationTimeout: Duration?
-  /// The seed, replacing the workload's; nil to keep it.
-  package var seed: UInt64?
-  /// Whether the workload's nemesis runs.
-  package var injectsFaults = true
-  /// Stops the clients when it fires.
-  package var interruption: Interruption?
-  /// Told how far the run got.
-  package var progress: (@Sendable (WorkloadProgress) -> Void)?
-  /// Given the history once the clients have stopped, before it is checked, so that a check cut short loses none of it.
-  package var recorded: (@Sendable (RecordedHistory) -> Void)?
+extension WorkloadTarget {
+  /// What the command line asked of a workload: settings that replace the workload's own, and where its progress and interrupts go.
+  public struct Request: Sendable {
+    /// The name the report gives the workload, replacing its spec's; nil to keep it.
+    package var name: String?
+    /// The number of clients, replacing the workload's; nil to keep it.
+    package var clients: Int?
+    /// The limit, replacing the workload's; nil to keep it.
+    package var limit: WorkloadLimit?
+    /// The operation timeout, replacing the workload's; nil to keep it.
+    package var operationTimeout: Duration?
+    /// The seed, replacing the workload's; nil to keep it.
+    package var seed: UInt64?
+    /// Whether the workload's nemesis runs.
+    package var injectsFaults = true
+    /// Stops the clients when it fires.
+    package var interruption: Interruption?
+    /// Told how far the run got.
+    package var progress: (@Sendable (WorkloadProgress) -> Void)?
+    /// Given the history once the clients have stopped, before it is checked, so that a check cut short loses none of it.
+    package var recorded: (@Sendable (RecordedHistory) -> Void)?
 
-  /// A request that keeps every setting of the workload.
-  package init() {}
+    /// A request that keeps every setting of the workload.
+    package init() {}
 
-  /// Runs `workload` with the request's settings in place of its own, and checks its history.
-  public func run<Subject, Model: HistoryModel>(_ workload: Workload<Subject, Model>)
-    throws(WorkloadError) -> WorkloadReport
-  {
-    var workload = workload
-    if let name { workload.spec.name = name }
-    if let clients { workload.clients = clients }
-    if let limit { workload.limit = limit }
-    if let operationTimeout { workload.operationTimeout = operationTimeout }
-    if let seed { workload.seed = seed }
-    if !injectsFaults { workload.nemesis = nil }
-    return try workload.run(interruption: interruption, progress: progress, recorded: recorded)
+    /// Runs `workload` with the request's settings in place of its own, and checks its history.
+    public func run<Subject, Model: HistoryModel>(_ workload: Workload<Subject, Model>)
+      throws(WorkloadError) -> WorkloadReport
+    {
+      var workload = workload
+      if let name { workload.spec.name = name }
+      if let clients { workload.clients = clients }
+      if let limit { workload.limit = limit }
+      if let operationTimeout { workload.operationTimeout = operationTimeout }
+      if let seed { workload.seed = seed }
+      if !injectsFaults { workload.nemesis = nil }
+      return try workload.run(interruption: interruption, progress: progress, recorded: recorded)
+    }
   }
 }

@@ -34,15 +34,7 @@ struct Explainer<Model: HistoryModel> {
     var result = outcome.result
     if let found = outcome.proof {
       let operation = part.operations[found.operation]
-      switch found {
-      case .impossibleRead(let read):
-        proof = .impossibleRead(operation: operation, value: read.value)
-      case .staleRead(let read):
-        proof = .staleRead(
-          operation: operation, value: read.value,
-          producers: read.producers.map { part.operations[$0] }, initialHeld: read.initialHeld,
-          overwriter: part.operations[read.overwriter])
-      }
+      proof = Self.violationProof(found, members: part.operations)
       let cut = history.returnTimes[operation]
       window = (inCallOrder(calledBy: cut), .upToProof)
       // The proof needs no order; a bounded search still shows how far one gets.
@@ -54,6 +46,12 @@ struct Explainer<Model: HistoryModel> {
       let found = smallestWindow(budget: stepBudget)
       window = (found.operations, found.extent)
       spent += found.steps
+      // A search decided the part; a proof within the window, where there is one, says in
+      // one line what the window shows, and else one later in the part names the plainest
+      // anomaly there is (a stale read), which a reader checks by hand.
+      proof =
+        proofWithin(found.operations, cut: found.cut)
+        ?? proofWithin(inCallOrder(calledBy: .max), cut: .max)
     }
     let prefix: [Int]
     switch result {
@@ -93,7 +91,7 @@ struct Explainer<Model: HistoryModel> {
   /// A probe that runs out of steps or time counts as not failing, which can only make the
   /// window longer, never wrong.
   func smallestWindow(budget steps: Int) -> (
-    operations: [Int], extent: Violation.WindowExtent, steps: Int
+    operations: [Int], extent: Violation.WindowExtent, steps: Int, cut: Int64
   ) {
     var spent = 0
     let end = Deadline.after(Self.windowTime)
@@ -126,7 +124,36 @@ struct Explainer<Model: HistoryModel> {
       }
     }
     let cut = high < cuts.count ? cuts[high] : Int64.max
-    return (inCallOrder(calledBy: cut), extent, spent)
+    return (inCallOrder(calledBy: cut), extent, spent, cut)
+  }
+
+  /// An impossible or stale read among `window`'s operations, those still running at `cut` counted as of unknown outcome; nil when there is none or the model has no such proof.
+  private func proofWithin(_ window: [Int], cut: Int64) -> Violation.Proof? {
+    let isInfo = window.map { history.statuses[$0] == .info || history.returnTimes[$0] > cut }
+    let found: ProofWithoutSearch?
+    if let keyValue = history as? TypedHistory<KeyValueModel>,
+      let initial = part.initial as? KeyValueModel
+    {
+      found = ProofWithoutSearch.inKeyValueStore(
+        keyValue, members: window, isInfo: isInfo, initial: initial)
+    } else {
+      found = ProofWithoutSearch.inRegister(
+        history, members: window, isInfo: isInfo, initial: part.initial)
+    }
+    return found.map { Self.violationProof($0, members: window) }
+  }
+
+  /// A proof about positions in `members`, as the violation states it about the history's operations.
+  private static func violationProof(_ found: ProofWithoutSearch, members: [Int]) -> Violation.Proof {
+    let operation = members[found.operation]
+    switch found {
+    case .impossibleRead(let read):
+      return .impossibleRead(operation: operation, value: read.value)
+    case .staleRead(let read):
+      return .staleRead(
+        operation: operation, value: read.value, producers: read.producers.map { members[$0] },
+        initialHeld: read.initialHeld, overwriter: members[read.overwriter])
+    }
   }
 
   private func inCallOrder(calledBy cut: Int64) -> [Int] {

@@ -1,4 +1,6 @@
+import CachedStoreExample
 import Dispatch
+import EtcdExample
 import Foundation
 import RaceCheck
 import RaceCheckTestSupport
@@ -148,6 +150,57 @@ extension RaceCheckTestSuite {
           Target(cacheSpec, summary: "the LRU cache", expectation: .pass),
           Target(queueSpec, summary: "the job queue"),
         ])
+      }
+      _ = runDriver
+    }
+  }
+
+  /// The examples of Checking a running service, compiled, never run here: `CachedStoreWorkloadTests` and `EtcdWorkloadTests` run the same workloads with their budgets.
+  @Suite(.disabled("a 30-second workload; CachedStoreWorkloadTests runs the example's"))
+  struct RunningServiceArticleExamplesTests {
+    func cacheSpec(port: UInt16) -> Spec<CachedStoreClient, KeyValueModel> {
+      let makeClient: @Sendable () -> CachedStoreClient = { CachedStoreClient(port: port) }
+      let keys = Generator.element(of: ["a", "b", "c", "d"])
+      let values = Generator.int(in: 0...999).map({ String($0) }, inverse: { Int($0) })
+      return Spec("cache", make: makeClient, model: KeyValueModel()) {
+        Operation("get", keys) { (client: CachedStoreClient, key: String) in
+          try await client.get(key)
+        }
+        Operation("put", keys, values) { (client: CachedStoreClient, key: String, value: String) in
+          try await client.put(key, value)
+        }
+      }
+    }
+
+    @Test func cacheIsLinearizable() async throws {
+      let service = CachedStoreService(variant: .correct)
+      let port = try service.start()
+      defer { service.stop() }
+      await workload(cacheSpec(port: port), clients: 10, duration: .seconds(30))
+    }
+
+    func pausingMembers(
+      of cluster: EtcdCluster, _ spec: Spec<EtcdKeyValueClient, KeyValueModel>
+    ) throws -> WorkloadReport {
+      let nemesis = Nemesis.pauses(
+        of: cluster.faultTargets, every: .seconds(2), lasting: .seconds(1))
+      return try Workload(spec, clients: 10, limit: .duration(.seconds(30)), nemesis: nemesis).run()
+    }
+
+    @Test func aDriverOfYourOwnWorkloads() {
+      // Never called: the driver exits the process.
+      let runDriver: () -> Never = {
+        CommandLineDriver.main(
+          targets: [],
+          workloads: [
+            WorkloadTarget("cache", summary: "the cache over HTTP", expectation: .pass) { request in
+              let service = CachedStoreService(variant: .correct)
+              let port = try service.start()
+              defer { service.stop() }
+              return try request.run(
+                Workload(cacheSpec(port: port), clients: 10, limit: .duration(.seconds(30))))
+            }
+          ])
       }
       _ = runDriver
     }

@@ -8,7 +8,7 @@ extension RaceCheckTestSuite {
   @Suite struct CachedStoreWorkloadTests {
     static func run(_ name: String) throws -> WorkloadReport {
       let target = try #require(CachedStoreWorkloads.targets.first { $0.name == name })
-      return try target.run(WorkloadRequest())
+      return try target.run(WorkloadTarget.Request())
     }
 
     @Test func theCorrectCachePasses() throws {

@@ -11,7 +11,7 @@ import Testing
 // starts its own cluster and stops it on every path out, so no etcd outlives a test.
 
 /// Whether the tests run in CI (`CI` is set), where a missing etcd fails the tests instead of skipping them.
-private enum EtcdInCI {
+enum EtcdInCI {
   static var isCI: Bool {
     !(ProcessInfo.processInfo.environment["CI"] ?? "").isEmpty
   }

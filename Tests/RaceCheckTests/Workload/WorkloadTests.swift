@@ -172,7 +172,7 @@ extension RaceCheckTestSuite {
         _ = try? sleeper.wait()
       }
       let nemesis = Nemesis(
-        targets: [FaultTarget(name: "sleeper", pid: sleeper.id)],
+        targets: [Nemesis.Target(name: "sleeper", pid: sleeper.id)],
         schedule: [
           .init(at: .milliseconds(50), .pause(.milliseconds(100)), target: "sleeper"),
           .init(at: .milliseconds(200), .pause(.seconds(60)), target: "sleeper"),
@@ -210,8 +210,8 @@ extension RaceCheckTestSuite {
         _ = try? process.wait()
       }
 
-      var target: FaultTarget {
-        FaultTarget(name: "sleeper", pid: { self.child.withLock { $0?.id } }, restart: start)
+      var target: Nemesis.Target {
+        Nemesis.Target(name: "sleeper", pid: { self.child.withLock { $0?.id } }, restart: start)
       }
     }
 
@@ -238,7 +238,7 @@ extension RaceCheckTestSuite {
 
     @Test func aKillNeedsAWayToRestart() {
       let nemesis = Nemesis.kills(
-        of: [FaultTarget(name: "server", pid: 1)], every: .seconds(1),
+        of: [Nemesis.Target(name: "server", pid: 1)], every: .seconds(1),
         restartingAfter: .seconds(1))
       #expect(throws: WorkloadError.self) {
         try Workload(Self.lockedSpec, clients: 1, limit: .operations(1), nemesis: nemesis).run()

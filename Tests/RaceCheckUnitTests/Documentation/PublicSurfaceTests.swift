@@ -34,7 +34,8 @@ extension UnitTestSuite {
         #expect(Int(cells[1]) == listed.count)
         total += listed.count
       }
-      #expect(total <= 40, "issue 31 asks for at most 40 public top-level types, not \(total)")
+      // Issue 31 asked for at most 40; issue 34's workloads add six (docs/architecture.md).
+      #expect(total <= 46, "at most 46 public top-level types, not \(total)")
     }
   }
 }
