@@ -144,7 +144,8 @@ struct Explainer<Model: HistoryModel> {
   }
 
   /// A proof about positions in `members`, as the violation states it about the history's operations.
-  private static func violationProof(_ found: ProofWithoutSearch, members: [Int]) -> Violation.Proof {
+  private static func violationProof(_ found: ProofWithoutSearch, members: [Int]) -> Violation.Proof
+  {
     let operation = members[found.operation]
     switch found {
     case .impossibleRead(let read):
