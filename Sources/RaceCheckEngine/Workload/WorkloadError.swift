@@ -26,6 +26,7 @@ public struct WorkloadError: Error, Hashable, Sendable, CustomStringConvertible 
     self.workload = workload
   }
 
+  /// The error as the command line prints it: the workload's name, then what is wrong.
   public var description: String {
     let reason: String
     switch problem {
