@@ -6,6 +6,7 @@ let package = Package(
   products: [
     .library(name: "RaceCheck", targets: ["RaceCheck"]),
     .library(name: "RaceCheckHistory", targets: ["RaceCheckHistory"]),
+    .library(name: "RaceCheckRecorder", targets: ["RaceCheckRecorder"]),
     .library(name: "RaceCheckSync", targets: ["RaceCheckSync"]),
     .executable(name: "racecheck", targets: ["racecheck"]),
   ],
@@ -28,14 +29,16 @@ let package = Package(
     // engine (specs, runners, scheduler, diagnoses, reports) re-exports it. The command line (its
     // commands, the HTML and JUnit reports, benchmarks) sits on top. `RaceCheck` imports all three
     // for users; inside the package, a module names only the layers below it.
+    // RaceCheckRecorder (a service's recorder of its calls) stands on RaceCheckHistory alone.
     .target(name: "RaceCheckHistory"),
+    .target(name: "RaceCheckRecorder", dependencies: ["RaceCheckHistory"]),
     .target(
       name: "RaceCheckEngine",
       dependencies: [
         "RaceCheckHistory", "CRaceCheckSupport", "CRaceCheckInterposer", "RaceCheckSync",
       ]),
     .target(
-      name: "RaceCheckCommandLine", dependencies: ["RaceCheckEngine"],
+      name: "RaceCheckCommandLine", dependencies: ["RaceCheckEngine", "RaceCheckRecorder"],
       // The HTML report's style sheet and script, compiled into the module as byte arrays
       // (`PackageResources`) rather than copied into a bundle: racecheck, and a user's own
       // executable that runs the driver, write the page with nothing beside the binary.
@@ -51,7 +54,8 @@ let package = Package(
       // overlap on one thread, and schedule mode sees stored state only through them: keep them.
       swiftSettings: [.unsafeFlags(["-Xllvm", "-sil-disable-pass=access-enforcement-wmo"])]),
     .executableTarget(name: "racecheck", dependencies: ["RaceCheckCommandLine", "Fixtures"]),
-    .executableTarget(name: "racecheck-probe", dependencies: ["RaceCheckEngine"]),
+    .executableTarget(
+      name: "racecheck-probe", dependencies: ["RaceCheckEngine", "RaceCheckRecorder"]),
     // Two test targets: the unit tests (no code under test on real threads or under the
     // scheduler) run in parallel, the checks of real code one at a time; `swift test` runs both.
     .target(
@@ -60,14 +64,14 @@ let package = Package(
     .testTarget(
       name: "RaceCheckUnitTests",
       dependencies: [
-        "RaceCheckHistory", "RaceCheckEngine", "RaceCheckCommandLine", "RaceCheck",
-        "RaceCheckTestSupport", "Fixtures",
+        "RaceCheckHistory", "RaceCheckRecorder", "RaceCheckEngine", "RaceCheckCommandLine",
+        "RaceCheck", "RaceCheckTestSupport", "Fixtures",
       ]),
     .testTarget(
       name: "RaceCheckTests",
       dependencies: [
-        "RaceCheckHistory", "RaceCheckEngine", "RaceCheckCommandLine", "RaceCheck", "RaceCheckSync",
-        "RaceCheckTestSupport", "Fixtures",
+        "RaceCheckHistory", "RaceCheckRecorder", "RaceCheckEngine", "RaceCheckCommandLine",
+        "RaceCheck", "RaceCheckSync", "RaceCheckTestSupport", "Fixtures",
       ]),
   ],
   swiftLanguageModes: [.v6]
