@@ -12,15 +12,7 @@ extension RecordedHistory.Recorder {
     _ operation: String, _ arguments: repeat each Argument,
     body: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    let ticket = log.call(operation, Self.values(repeat each arguments))
-    do {
-      let result = try body()
-      log.end(ticket, status: .ok, result: result.historyValue)
-      return result
-    } catch {
-      log.end(ticket, status: Self.status(of: error), result: .null)
-      throw error
-    }
+    try recordCall(operation, Self.values(repeat each arguments), body: body)
   }
 
   /// Records operation `operation` with `arguments` around `body`, which makes a call that returns nothing.
@@ -33,14 +25,7 @@ extension RecordedHistory.Recorder {
     _ operation: String, _ arguments: repeat each Argument,
     body: () throws(Failure) -> Void
   ) throws(Failure) {
-    let ticket = log.call(operation, Self.values(repeat each arguments))
-    do {
-      try body()
-      log.end(ticket, status: .ok, result: .null)
-    } catch {
-      log.end(ticket, status: Self.status(of: error), result: .null)
-      throw error
-    }
+    try recordCall(operation, Self.values(repeat each arguments), body: body)
   }
 
   /// Records operation `operation` with `arguments` around the asynchronous `body`, and returns what it returns.
@@ -81,6 +66,37 @@ extension RecordedHistory.Recorder {
     let ticket = log.call(operation, Self.values(repeat each arguments))
     do {
       try await body()
+      log.end(ticket, status: .ok, result: .null)
+    } catch {
+      log.end(ticket, status: Self.status(of: error), result: .null)
+      throw error
+    }
+  }
+
+  /// Records the call of `operation` with `arguments` around `body`: what every synchronous `record` does once its arguments are values.
+  @inlinable
+  func recordCall<Result: ValueConvertible, Failure: Error>(
+    _ operation: String, _ arguments: RecordedArguments, body: () throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    let ticket = log.call(operation, arguments)
+    do {
+      let result = try body()
+      log.end(ticket, status: .ok, result: result.historyValue)
+      return result
+    } catch {
+      log.end(ticket, status: Self.status(of: error), result: .null)
+      throw error
+    }
+  }
+
+  /// Records the call of `operation` with `arguments` around `body`, which returns nothing.
+  @inlinable
+  func recordCall<Failure: Error>(
+    _ operation: String, _ arguments: RecordedArguments, body: () throws(Failure) -> Void
+  ) throws(Failure) {
+    let ticket = log.call(operation, arguments)
+    do {
+      try body()
       log.end(ticket, status: .ok, result: .null)
     } catch {
       log.end(ticket, status: Self.status(of: error), result: .null)

@@ -85,6 +85,25 @@ extension UnitTestSuite {
       try onFile.finish()
     }
 
+    @Test func argumentsOfEveryArityAreRecordedInOrder() async throws {
+      let file = TemporaryFile()
+      let recorder = try RecordedHistory.Recorder(writingTo: file.path, model: "kv")
+      _ = recorder.record("count") { 0 }
+      recorder.record("get", "a") {}
+      recorder.record("put", "a", 1) {}
+      _ = recorder.record("cas", "a", 1, 2) { true }
+      recorder.record("many", 1, "two", 3.5, nil as Int?) {}
+      await recorder.record("async", "a", "b", "c") { await Task.yield() }
+      try recorder.finish()
+      let history = try RecordedHistory(contentsOf: file.path)
+      #expect(
+        history.operations.map(\.arguments) == [
+          [], ["a"], ["a", 1], ["a", 1, 2], [1, "two", .double(3.5), nil], ["a", "b", "c"],
+        ])
+      #expect(history.operations.map(\.result) == [0, nil, nil, true, nil, nil])
+      #expect(try recorder.history.operations.count == 6)
+    }
+
     @Test func callsAreTimedInOrderOnTheMonotonicClock() throws {
       let recorder = RecordedHistory.Recorder(model: "kv")
       Self.recordOneOfEach(recorder, LockedStore())
