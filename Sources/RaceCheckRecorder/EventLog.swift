@@ -157,11 +157,6 @@ final class EventLog: Sendable {
     state.withLock { swap(&$0.events, &events) }
   }
 
-  /// How many events are not yet taken.
-  var count: Int {
-    state.withLock { $0.events.count }
-  }
-
   /// A copy of every event not yet taken.
   func snapshot() -> [RecordedEvent] {
     state.withLock { Array($0.events) }

@@ -112,11 +112,6 @@ extension RecordedHistory {
       writer?.drain()
     }
 
-    /// The events recorded and not yet taken by the writer (in memory, all of them).
-    package var backlog: Int {
-      log.count
-    }
-
     deinit {
       log.close()
       try? writer?.finish()

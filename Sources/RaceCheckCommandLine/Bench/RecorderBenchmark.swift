@@ -11,13 +11,16 @@ import Synchronization
 /// Each round records `operations` kv `put("key", "value")` calls with an empty body and no
 /// result, split over the threads, to a file in the temporary folder, then finishes the
 /// recorder (the last batch written and synced). A thread records in bursts of ``burst``
-/// calls and, between bursts, waits for the writer to take what it recorded: calls with an
-/// empty body come faster than any writer encodes them, and recorded flat out they would
-/// measure the wait for the writer (the backlog limit), not the buffer; a service's own calls
-/// take longer, and leave the writer the time. The calling thread's cost is its CPU time per
-/// call during the bursts (`CLOCK_THREAD_CPUTIME_ID`), and its wall time; the total is the
-/// process's CPU time from the first call to the end of `finish()` (every caller, and the
-/// writer's encoding and writing), per call. Each figure is the median of the rounds.
+/// calls and, between bursts, writes what it recorded itself (`flush()`), outside its timed
+/// part: calls with an empty body come faster than any writer encodes them, and recorded
+/// flat out they would measure the wait for the writer (the backlog limit), not the buffer,
+/// while a service's own calls take longer and leave the writer the time. Writing between
+/// bursts rather than waiting for the writer's thread also keeps most of the encoding off the
+/// other core while a burst is timed, which made the figure vary by half from run to run. The
+/// calling thread's cost is its CPU time per call during the bursts
+/// (`CLOCK_THREAD_CPUTIME_ID`), and its wall time; the total is the process's CPU time from the
+/// first call to the end of `finish()` (every caller, and the encoding and writing on whichever
+/// thread), per call. Each figure is the median of the rounds.
 package struct RecorderBenchmark: Sendable {
   /// One configuration's figures, each the median of its rounds.
   package struct Figures: Sendable, Hashable {
@@ -89,7 +92,7 @@ package struct RecorderBenchmark: Sendable {
           measured.cpu += Self.threadCPUTime() - cpu
           measured.wall += wall.elapsed
           left -= calls
-          while recorder.backlog > 0 { usleep(50) }
+          recorder.flush()
         }
         spent.withLock { $0.append(measured) }
         done.signal()

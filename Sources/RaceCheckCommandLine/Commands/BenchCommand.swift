@@ -81,7 +81,7 @@ enum BenchCommand {
       "ratio are then lower bounds, printed after '>'.",
       "'bench recorder' records kv puts of two short strings with RecordedHistory.Recorder, from 1",
       "and then 2 threads, to a file in the temporary folder, each thread in bursts of 4096 calls",
-      "that the writer takes before the next, and prints per call the recording thread's CPU and",
+      "that it writes to the file before the next, and prints per call the recording thread's CPU and",
       "wall nanoseconds in its bursts (the buffer only), the process's CPU nanoseconds until the",
       "file is synced (encoding and writing included), and the calls recorded per second.",
     ],

@@ -59,8 +59,8 @@ enum RecorderBenchCommand {
     TextTable.render(rows).forEach(context.print)
     context.print(
       "Each figure is the median of \(runs) rounds of \(benchmark.operations) kv puts of two short strings "
-        + "with no result, each thread in bursts of \(RecorderBenchmark.burst) calls that the writer "
-        + "takes before the next. 'caller' is a recording thread's CPU time (and wall time) per call "
+        + "with no result, each thread in bursts of \(RecorderBenchmark.burst) calls that it writes "
+        + "before the next. 'caller' is a recording thread's CPU time (and wall time) per call "
         + "in its bursts; 'total' is the process's CPU time per call until the file is synced, "
         + "encoding and writing included.")
     return .success
