@@ -6,6 +6,7 @@ let package = Package(
   products: [
     .library(name: "RaceCheck", targets: ["RaceCheck"]),
     .library(name: "RaceCheckHistory", targets: ["RaceCheckHistory"]),
+    .library(name: "RaceCheckRecorder", targets: ["RaceCheckRecorder"]),
     .library(name: "RaceCheckSync", targets: ["RaceCheckSync"]),
     .executable(name: "racecheck", targets: ["racecheck"]),
   ],
@@ -28,14 +29,16 @@ let package = Package(
     // engine (specs, runners, scheduler, diagnoses, reports) re-exports it. The command line (its
     // commands, the HTML and JUnit reports, benchmarks) sits on top. `RaceCheck` imports all three
     // for users; inside the package, a module names only the layers below it.
+    // RaceCheckRecorder (a service's recorder of its calls) stands on RaceCheckHistory alone.
     .target(name: "RaceCheckHistory"),
+    .target(name: "RaceCheckRecorder", dependencies: ["RaceCheckHistory"]),
     .target(
       name: "RaceCheckEngine",
       dependencies: [
         "RaceCheckHistory", "CRaceCheckSupport", "CRaceCheckInterposer", "RaceCheckSync",
       ]),
     .target(
-      name: "RaceCheckCommandLine", dependencies: ["RaceCheckEngine"],
+      name: "RaceCheckCommandLine", dependencies: ["RaceCheckEngine", "RaceCheckRecorder"],
       // The HTML report's style sheet and script, compiled into the module as byte arrays
       // (`PackageResources`) rather than copied into a bundle: racecheck, and a user's own
       // executable that runs the driver, write the page with nothing beside the binary.
@@ -53,7 +56,8 @@ let package = Package(
     .executableTarget(
       name: "racecheck",
       dependencies: ["RaceCheckCommandLine", "Fixtures", "CachedStoreExample", "EtcdExample"]),
-    .executableTarget(name: "racecheck-probe", dependencies: ["RaceCheckEngine"]),
+    .executableTarget(
+      name: "racecheck-probe", dependencies: ["RaceCheckEngine", "RaceCheckRecorder"]),
     // The examples of checking a running service (`racecheck workload`): an HTTP key-value
     // service with a read-through cache, correct and racy; a cluster of real etcd processes on
     // loopback, with faults, and a client of its JSON gateway.
@@ -67,14 +71,15 @@ let package = Package(
     .testTarget(
       name: "RaceCheckUnitTests",
       dependencies: [
-        "RaceCheckHistory", "RaceCheckEngine", "RaceCheckCommandLine", "RaceCheck",
-        "RaceCheckTestSupport", "Fixtures",
+        "RaceCheckHistory", "RaceCheckRecorder", "RaceCheckEngine", "RaceCheckCommandLine",
+        "RaceCheck", "RaceCheckTestSupport", "Fixtures",
       ]),
     .testTarget(
       name: "RaceCheckTests",
       dependencies: [
-        "RaceCheckHistory", "RaceCheckEngine", "RaceCheckCommandLine", "RaceCheck", "RaceCheckSync",
-        "RaceCheckTestSupport", "Fixtures", "CachedStoreExample", "EtcdExample",
+        "RaceCheckHistory", "RaceCheckRecorder", "RaceCheckEngine", "RaceCheckCommandLine",
+        "RaceCheck", "RaceCheckSync", "RaceCheckTestSupport", "Fixtures", "CachedStoreExample",
+        "EtcdExample",
       ]),
   ],
   swiftLanguageModes: [.v6]

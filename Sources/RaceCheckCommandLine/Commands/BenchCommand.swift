@@ -6,12 +6,13 @@ enum BenchCommand {
 
   static let spec = CommandSpec(
     name: "bench",
-    abstract: "Measure stress throughput and the time to first failure, or the history checker.",
+    abstract:
+      "Measure stress throughput and the time to first failure, the history checker, or the recorder.",
     arguments: [
       ArgumentSpec(
         name: "suite",
         help:
-          "'checker' to time the history checker, 'dpor' to count partial-order reduction's schedules, instead of the stress runner.",
+          "'checker' to time the history checker, 'dpor' to count partial-order reduction's schedules, 'recorder' to time the history recorder, instead of the stress runner.",
         isOptional: true),
       ArgumentSpec(
         name: "folder",
@@ -26,7 +27,11 @@ enum BenchCommand {
       ),
       .value(
         "--runs", "N",
-        "For 'checker': checks per file, the median reported (default: \(CheckerBenchCommand.defaultRuns))."
+        "For 'checker': checks per file, the median reported (default: \(CheckerBenchCommand.defaultRuns)); for 'recorder': rounds of each figure (default: \(RecorderBenchCommand.defaultRuns))."
+      ),
+      .value(
+        "--operations", "N",
+        "For 'recorder': the calls recorded in each round, over all threads (default: \(RecorderBenchCommand.defaultOperations))."
       ),
       .flag(
         "--no-partitions",
@@ -74,6 +79,11 @@ enum BenchCommand {
       "schedules each ran, each one's verdict and whether they agree; it exits 1 when any disagree.",
       "The depth-first search stops past --factor times the reduction's schedules: its count and the",
       "ratio are then lower bounds, printed after '>'.",
+      "'bench recorder' records kv puts of two short strings with RecordedHistory.Recorder, from 1",
+      "and then 2 threads, to a file in the temporary folder, each thread in bursts of 4096 calls",
+      "that it writes to the file before the next, and prints per call the recording thread's CPU and",
+      "wall nanoseconds in its bursts (the buffer only), the process's CPU nanoseconds until the",
+      "file is synced (encoding and writing included), and the calls recorded per second.",
     ],
     execute: { parsed, context throws(UsageError) in try run(parsed, context) })
 
@@ -84,9 +94,10 @@ enum BenchCommand {
       switch suite {
       case "checker": return try CheckerBenchCommand.run(parsed, context)
       case "dpor": return try ReductionBenchCommand.run(parsed, context)
+      case "recorder": return try RecorderBenchCommand.run(parsed, context)
       default:
         throw .invalidValue(
-          option: "<suite>", value: suite, expected: "checker or dpor", command: "bench")
+          option: "<suite>", value: suite, expected: "checker, dpor or recorder", command: "bench")
       }
     }
     let duration = try parsed.duration("--seconds") ?? defaultDuration

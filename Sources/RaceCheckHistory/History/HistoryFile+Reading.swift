@@ -1,8 +1,9 @@
 extension HistoryFile {
   /// Reads a history file, checking everything `history-format.md` asks of it except the model's vocabulary.
   ///
-  /// The operations array is read one operation at a time, so a large file is never held
-  /// as a JSON tree. The model's name must be one of `models`; its operation names and
+  /// A file whose first line is an event form's header is read as the event form
+  /// (`readEvents`); any other as one document, whose operations array is read one
+  /// operation at a time, so a large file is never held as a JSON tree. The model's name must be one of `models`; its operation names and
   /// arguments are checked when the checker decodes the history with the model.
   ///
   /// ```swift
@@ -13,6 +14,10 @@ extension HistoryFile {
   {
     var scanner = JSONScanner(bytes)
     if scanner.atEnd() { throw .empty }
+    if let header = try eventFormHeader(bytes) {
+      return try readEvents(bytes, header: header, models: models)
+    }
+    var form: Value?
     var version: Value?
     var model: Value?
     var initial: Value?
@@ -29,6 +34,7 @@ extension HistoryFile {
         case "model": model = try scanner.readValue()
         case "initial": initial = try scanner.readValue()
         case "meta": meta = try scanner.readValue()
+        case "form": form = try scanner.readValue()
         case "faults": faults = try scanner.readValue()
         case "operations":
           guard scanner.peek() == UInt8(ascii: "[") else {
@@ -58,13 +64,12 @@ extension HistoryFile {
     } catch {
       preconditionFailure("unexpected error \(error)")
     }
-    guard let version else { throw .missingField("racecheck") }
-    guard version == 1 else { throw .unsupportedVersion(HistoryFileError.describe(version)) }
-    guard let model else { throw .missingField("model") }
-    guard let name = model.stringValue else {
-      throw .wrongType(field: "model", expected: "a string", got: HistoryFileError.describe(model))
+    switch form {
+    case nil, .null?: break
+    case .string("events")?: throw .eventHeaderNotFirstLine
+    case let other?: throw .unknownForm(got: HistoryFileError.describe(other))
     }
-    guard models.contains(name) else { throw .unknownModel(name, known: models) }
+    let name = try validatedModel(version: version, model: model, models: models)
     guard let operations else { throw .missingField("operations") }
     try checkProcesses(operations)
     return RecordedHistory(
@@ -91,6 +96,20 @@ extension HistoryFile {
     case let other?:
       throw .wrongType(field: "faults", expected: "an array", got: HistoryFileError.describe(other))
     }
+  }
+
+  /// The model's name, once the version is 1 and the model one of `models`: the header's checks, in either form.
+  static func validatedModel(version: Value?, model: Value?, models: [String])
+    throws(HistoryFileError) -> String
+  {
+    guard let version else { throw .missingField("racecheck") }
+    guard version == 1 else { throw .unsupportedVersion(HistoryFileError.describe(version)) }
+    guard let model else { throw .missingField("model") }
+    guard let name = model.stringValue else {
+      throw .wrongType(field: "model", expected: "a string", got: HistoryFileError.describe(model))
+    }
+    guard models.contains(name) else { throw .unknownModel(name, known: models) }
+    return name
   }
 
   /// One operation of the array, every field checked.

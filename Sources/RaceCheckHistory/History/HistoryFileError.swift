@@ -47,6 +47,12 @@ public enum HistoryFileError: Error, Hashable, Sendable, CustomStringConvertible
       }
     }
   }
+  /// `form` names no form of the file: only the event form has one, `"events"`.
+  case unknownForm(got: String)
+  /// `form` is `"events"` in a header that is not the whole first line, where the event form's must be.
+  case eventHeaderNotFirstLine
+  /// One line of the event form is malformed or does not follow from the lines before it.
+  case event(line: Int, EventProblem)
 
   /// What is wrong with one operation.
   public enum OperationProblem: Hashable, Sendable, CustomStringConvertible {
@@ -111,6 +117,11 @@ public enum HistoryFileError: Error, Hashable, Sendable, CustomStringConvertible
     case .operation(let index, let source, let problem):
       return "\(source.citation(index: index)): \(problem)"
     case .fault(let index, let problem): return "faults[\(index)]: \(problem)"
+    case .unknownForm(let got):
+      return "'form' must be \"events\" (or absent, for the document form), got \(got)"
+    case .eventHeaderNotFirstLine:
+      return "the event form's header (\"form\": \"events\") must be the whole first line"
+    case .event(let line, let problem): return "line \(line): \(problem)"
     }
   }
 

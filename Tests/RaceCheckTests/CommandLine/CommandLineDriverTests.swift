@@ -554,6 +554,29 @@ extension RaceCheckTestSuite {
       #expect(results.allSatisfy { Set($0.keys) == ["name", "value", "unit"] })
     }
 
+    @Test func benchRecorderJSONHasEveryFigureForOneAndTwoThreads() throws {
+      let result = CLI.invoke([
+        "bench", "recorder", "--operations", "2000", "--runs", "1", "--json",
+      ])
+      #expect(result.status == 0)
+      let document = try #require(result.jsonObject)
+      #expect(Array(document.keys) == ["results"])
+      let results = try #require(document["results"] as? [[String: Any]])
+      let names = results.compactMap { $0["name"] as? String }
+      var expected: [String] = []
+      for threads in ["1-thread", "2-threads"] {
+        for figure in [
+          "recorder-caller-ns-per-operation", "recorder-caller-wall-ns-per-operation",
+          "recorder-total-ns-per-operation", "recorder-operations-per-second",
+        ] {
+          expected.append("\(figure)/\(threads)")
+        }
+      }
+      #expect(names == expected)
+      #expect(results.allSatisfy { ($0["value"] as? Double).map { $0 > 0 } == true })
+      #expect(results.allSatisfy { Set($0.keys) == ["name", "value", "unit"] })
+    }
+
     @Test func benchJSONWritesAFigureThatIsNotFiniteAsNull() throws {
       // With no seeds, no first failure is timed and the median is infinite.
       let plan = BenchmarkPlan(

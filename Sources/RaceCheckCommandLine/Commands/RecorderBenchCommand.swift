@@ -1,0 +1,73 @@
+import RaceCheckEngine
+
+/// `racecheck bench recorder`: what `RecordedHistory.Recorder` costs per recorded call, with 1 and 2 threads recording.
+enum RecorderBenchCommand {
+  static let defaultRuns = 5
+  static let defaultOperations = 1_000_000
+  /// The threads of each configuration: one caller, and as many as this machine's two cores.
+  static let threadCounts = [1, 2]
+
+  static func run(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError)
+    -> ExitStatus
+  {
+    let runs = try parsed.integer("--runs", atLeast: 1) ?? defaultRuns
+    let operations = try parsed.integer("--operations", atLeast: 2) ?? defaultOperations
+    let benchmark = RecorderBenchmark(operations: operations, rounds: runs)
+    let statusLine = context.statusLine(for: parsed)
+    var results: [BenchmarkResult] = []
+    for threads in threadCounts {
+      statusLine?.update("bench: recording with \(threads) thread\(threads == 1 ? "" : "s")")
+      let figures: RecorderBenchmark.Figures
+      do {
+        figures = try benchmark.run(threads: threads)
+      } catch {
+        statusLine?.clear()
+        context.printError("\(context.programName): \(error)")
+        return .cannotWriteOutput
+      }
+      statusLine?.clear()
+      let suffix = threads == 1 ? "/1-thread" : "/\(threads)-threads"
+      for result in [
+        BenchmarkResult(
+          name: "recorder-caller-ns-per-operation" + suffix, value: figures.callerNanoseconds,
+          unit: "ns"),
+        BenchmarkResult(
+          name: "recorder-caller-wall-ns-per-operation" + suffix,
+          value: figures.callerWallNanoseconds, unit: "ns"),
+        BenchmarkResult(
+          name: "recorder-total-ns-per-operation" + suffix, value: figures.totalNanoseconds,
+          unit: "ns"),
+        BenchmarkResult(
+          name: "recorder-operations-per-second" + suffix, value: figures.operationsPerSecond,
+          unit: "operations/s"),
+      ] {
+        context.printError(
+          "bench: \(result.name) \(PlainNumber.text(rounded(result.value))) \(result.unit)")
+        results.append(
+          BenchmarkResult(name: result.name, value: rounded(result.value), unit: result.unit))
+      }
+    }
+    if parsed.flag("--json") {
+      let document = BenchJSON(
+        results: results.map {
+          BenchJSON.Result(name: $0.name, value: JSONNumber($0.value), unit: $0.unit)
+        })
+      return context.printJSON(document, status: .success)
+    }
+    let rows =
+      [["name", "value", "unit"]] + results.map { [$0.name, PlainNumber.text($0.value), $0.unit] }
+    TextTable.render(rows).forEach(context.print)
+    context.print(
+      "Each figure is the median of \(runs) rounds of \(benchmark.operations) kv puts of two short strings "
+        + "with no result, each thread in bursts of \(RecorderBenchmark.burst) calls that it writes "
+        + "before the next. 'caller' is a recording thread's CPU time (and wall time) per call "
+        + "in its bursts; 'total' is the process's CPU time per call until the file is synced, "
+        + "encoding and writing included.")
+    return .success
+  }
+
+  /// A figure to one decimal, as the table and JSON print it.
+  private static func rounded(_ value: Double) -> Double {
+    (value * 10).rounded() / 10
+  }
+}
