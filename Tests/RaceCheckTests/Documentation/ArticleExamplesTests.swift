@@ -3,6 +3,7 @@ import Dispatch
 import EtcdExample
 import Foundation
 import RaceCheck
+import RaceCheckRecorder
 import RaceCheckTestSupport
 import Testing
 
@@ -203,6 +204,23 @@ extension RaceCheckTestSuite {
           ])
       }
       _ = runDriver
+    }
+  }
+
+  /// The recorder's example of Recorded histories, compiled: `RecorderTests` records for real.
+  struct RecorderArticleExamples {
+    /// A service's client, as the example calls it: one call `async`, one not.
+    final class Client: Sendable {
+      func get(_ key: String) async throws -> String { key }
+      func put(_ key: String, _ value: String) throws {}
+    }
+
+    func recordCalls(of client: Client) async throws -> String {
+      let recorder = try RecordedHistory.Recorder(writingTo: "history.jsonl", model: "kv")
+      let value = try await recorder.record("get", "k") { try await client.get("k") }
+      try recorder.record("put", "k", "v") { try client.put("k", "v") }
+      try recorder.finish()
+      return value
     }
   }
 
