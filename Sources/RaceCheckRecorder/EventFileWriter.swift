@@ -26,7 +26,8 @@ final class EventFileWriter: Sendable {
   /// The file's side of the writer: the descriptor and the buffers reused from batch to batch.
   private struct Output {
     var descriptor: Int32
-    var batch: [RecordedEvent] = []
+    /// The events taken from each shard, reused from batch to batch.
+    var batches: [[RecordedEvent]] = []
     let writer = JSONLineWriter(capacity: EventFileWriter.chunkBytes + 4096)
     /// The first write that failed; later batches are dropped.
     var failure: RecordedHistory.Recorder.RecordingError?
@@ -52,7 +53,13 @@ final class EventFileWriter: Sendable {
     self.path = path
     self.log = log
     var output = Output(descriptor: descriptor)
-    output.batch.reserveCapacity(EventLog.initialCapacity)
+    output.batches = Array(
+      repeating: {
+        var events: [RecordedEvent] = []
+        events.reserveCapacity(EventLog.initialCapacity)
+        return events
+      }(),
+      count: EventLog.shardCount)
     self.output = Mutex(output)
     let thread = Thread { [self] in run() }
     thread.name = "racecheck-recorder"
@@ -74,25 +81,22 @@ final class EventFileWriter: Sendable {
   func drain() -> Int {
     output.withLock { output in
       guard output.descriptor >= 0 else { return 0 }
-      log.take(into: &output.batch)
-      let count = output.batch.count
-      guard count > 0 else { return 0 }
+      let positions = log.take(into: &output.batches)
+      guard !positions.isEmpty else { return 0 }
       if output.failure == nil {
         let writer = output.writer
-        output.batch.withUnsafeBufferPointer { events in
-          for index in events.indices {
-            events[index].appendLine(to: writer)
-            if writer.count >= Self.chunkBytes {
-              writeBytes(writer, &output.failure, output.descriptor)
-            }
+        for position in positions {
+          output.batches[position.shard][position.index].appendLine(to: writer)
+          if writer.count >= Self.chunkBytes {
+            writeBytes(writer, &output.failure, output.descriptor)
           }
         }
         writeBytes(writer, &output.failure, output.descriptor)
       }
       // Freed here, on this thread: what the events hold is released off the callers' threads.
-      output.batch.removeAll(keepingCapacity: true)
+      for index in output.batches.indices { output.batches[index].removeAll(keepingCapacity: true) }
       output.writer.removeAll()
-      return count
+      return positions.count
     }
   }
 

@@ -17,12 +17,18 @@ struct RecordedEvent: Sendable {
 
   /// The number pairing the call with its end.
   @usableFromInline var id: Int
+  /// The clock reading the event is ordered by: the call's time, or the end's, read even for an `info` end.
+  @usableFromInline var order: Int64
+  /// Whether the event is a call, which comes before an end of the same `order`.
+  @usableFromInline var isCall: Bool
   /// The call or the end.
   @usableFromInline var kind: Kind
 
   @usableFromInline
-  init(id: Int, kind: Kind) {
+  init(id: Int, order: Int64, kind: Kind) {
     self.id = id
+    self.order = order
+    if case .call = kind { isCall = true } else { isCall = false }
     self.kind = kind
   }
 

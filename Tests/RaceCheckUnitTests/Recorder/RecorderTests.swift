@@ -165,6 +165,36 @@ extension UnitTestSuite {
         ])
     }
 
+    @Test func asyncCallsEndingOnOtherThreadsReadBackInOrder() async throws {
+      // A task resumes on any thread of the pool, so a call's end is often appended to
+      // another thread's shard than its call: the file must still have each call first.
+      let file = TemporaryFile()
+      let recorder = try RecordedHistory.Recorder(writingTo: file.path, model: "kv")
+      let store = LockedStore()
+      await withTaskGroup(of: Void.self) { group in
+        for task in 0..<8 {
+          group.addTask {
+            for index in 0..<100 {
+              let value = "\(task)-\(index)"
+              await recorder.record("put", "k", value) {
+                await Task.yield()
+                store.put("k", value)
+              }
+              _ = await recorder.record("get", "k") {
+                await Task.yield()
+                return store.get("k")
+              }
+            }
+          }
+        }
+      }
+      try recorder.finish()
+      let history = try RecordedHistory(contentsOf: file.path)
+      #expect(history.operations.count == 1600)
+      #expect(history.operations.allSatisfy { $0.status == .ok })
+      #expect(try HistoryChecker().check(history).verdict == .linearizable)
+    }
+
     @Test func callInFlightIsUnknownInTheHistorySoFar() throws {
       let recorder = RecordedHistory.Recorder(model: "kv")
       var during: RecordedHistory?
