@@ -124,6 +124,13 @@ enum BenchCommand {
       context.printError("\(context.programName): \(error)")
       return .internalError
     }
+    return printResults(results, parsed, context) ?? .success
+  }
+
+  /// Prints bench figures as `--json` asks, or as a table; the status of a JSON document, nil after the table.
+  static func printResults(
+    _ results: [BenchmarkResult], _ parsed: ParsedArguments, _ context: CommandContext
+  ) -> ExitStatus? {
     if parsed.flag("--json") {
       let document = BenchJSON(
         results: results.map {
@@ -134,6 +141,6 @@ enum BenchCommand {
     let rows =
       [["name", "value", "unit"]] + results.map { [$0.name, PlainNumber.text($0.value), $0.unit] }
     TextTable.render(rows).forEach(context.print)
-    return .success
+    return nil
   }
 }

@@ -47,16 +47,7 @@ enum RecorderBenchCommand {
           BenchmarkResult(name: result.name, value: rounded(result.value), unit: result.unit))
       }
     }
-    if parsed.flag("--json") {
-      let document = BenchJSON(
-        results: results.map {
-          BenchJSON.Result(name: $0.name, value: JSONNumber($0.value), unit: $0.unit)
-        })
-      return context.printJSON(document, status: .success)
-    }
-    let rows =
-      [["name", "value", "unit"]] + results.map { [$0.name, PlainNumber.text($0.value), $0.unit] }
-    TextTable.render(rows).forEach(context.print)
+    if let status = BenchCommand.printResults(results, parsed, context) { return status }
     context.print(
       "Each figure is the median of \(runs) rounds of \(benchmark.operations) kv puts of two short strings "
         + "with no result, each thread in bursts of \(RecorderBenchmark.burst) calls that it writes "
