@@ -2,9 +2,10 @@ import Dispatch
 import RaceCheck
 import Synchronization
 
-/// The etcd example's workloads: ten clients put and get four keys of a three-member etcd cluster on loopback while one member at a time is paused, checked with the `kv` model.
+/// The etcd example's workloads: ten clients put and get four keys of a three-member etcd cluster on loopback while one member at a time is paused or killed, checked with the `kv` model.
 ///
-/// `racecheck workload etcd` reads with etcd's default, linearizable reads, and passes.
+/// `racecheck workload etcd` reads with etcd's default, linearizable reads while members are
+/// paused, or killed and started again, and passes.
 /// `racecheck workload etcd-serializable` reads with `serializable: true`, which lets a
 /// member answer from its own state without asking the others: a member that was paused
 /// while the others took writes answers with values they had already replaced, and the
@@ -16,7 +17,12 @@ public enum EtcdWorkloads {
     target(name: "etcd-serializable", serializableReads: true, expectation: .fail),
   ]
 
-  /// The workload against `cluster`: reads and writes spread over its members, each write a new value, a member paused for a second every two seconds.
+  /// The workload against `cluster`: reads and writes spread over its members, each write a new value, a member faulted for a second after every quiet second.
+  ///
+  /// With linearizable reads a fault is a pause or a kill (the member started again from
+  /// its data a second later), and the history must still be linearizable, its calls to the
+  /// faulted member unknown rather than wrong. With serializable reads the faults are pauses:
+  /// a member that slept through writes is what serves the stale read the check must name.
   public static func workload(
     _ cluster: EtcdCluster, serializableReads: Bool
   ) -> Workload<EtcdKeyValueClient, KeyValueModel> {
@@ -39,7 +45,11 @@ public enum EtcdWorkloads {
     }
     return Workload(
       spec, clients: 10, limit: .duration(.seconds(20)), operationTimeout: .seconds(5),
-      nemesis: .pauses(of: cluster.faultTargets, every: .seconds(1), lasting: .seconds(1)),
+      nemesis: serializableReads
+        ? .pauses(of: cluster.faultTargets, every: .seconds(1), lasting: .seconds(1))
+        : Nemesis(
+          targets: cluster.faultTargets,
+          randomly: [.pause(.seconds(1)), .kill(restartAfter: .seconds(1))], every: .seconds(1)),
       weights: ["get": 2])
   }
 
@@ -49,8 +59,9 @@ public enum EtcdWorkloads {
     WorkloadTarget(
       name,
       summary:
-        "ten clients against a three-member etcd cluster, members paused, "
-        + (serializableReads ? "serializable reads" : "linearizable reads"),
+        "ten clients against a three-member etcd cluster, "
+        + (serializableReads
+          ? "members paused, serializable reads" : "members paused and killed, linearizable reads"),
       expectation: expectation
     ) { request in
       let cluster = try awaitResult { try await EtcdCluster.start() }

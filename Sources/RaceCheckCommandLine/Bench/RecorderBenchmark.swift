@@ -69,6 +69,25 @@ package struct RecorderBenchmark: Sendable {
       operationsPerSecond: median(\.operationsPerSecond))
   }
 
+  /// The CPU nanoseconds one reading of the monotonic clock costs the calling thread, the median of the rounds: a recorded call reads it twice, at its call and at its end.
+  ///
+  /// It is the clock's own cost, the same for anything that timestamps a call on this
+  /// machine (the virtual DSO's `clock_gettime`: an ordered read of the time-stamp counter),
+  /// and puts the caller's figure in proportion: what is left of it is the buffer's.
+  package func clockReadingNanoseconds() -> Double {
+    let readings = max(operations, 1)
+    var measured: [Double] = []
+    for _ in 0..<rounds {
+      var sum: Int64 = 0
+      let cpu = Self.threadCPUTime()
+      for _ in 0..<readings { sum &+= MonotonicInstant.now().nanoseconds }
+      let spent = Self.threadCPUTime() - cpu
+      // The sum is used, so that the readings are not optimized away.
+      measured.append(spent.fractionalNanoseconds / Double(readings) + (sum == 0 ? 1 : 0))
+    }
+    return measured.sorted()[measured.count / 2]
+  }
+
   /// One round: the threads record their share at once, then the recorder finishes.
   private func round(threads: Int) throws(RecordedHistory.Recorder.RecordingError) -> Figures {
     let path = folder + "/racecheck-bench-recorder-\(UUID().uuidString).jsonl"

@@ -47,13 +47,21 @@ enum RecorderBenchCommand {
           BenchmarkResult(name: result.name, value: rounded(result.value), unit: result.unit))
       }
     }
+    statusLine?.update("bench: reading the clock")
+    let clock = BenchmarkResult(
+      name: "recorder-clock-ns-per-reading", value: rounded(benchmark.clockReadingNanoseconds()),
+      unit: "ns")
+    statusLine?.clear()
+    context.printError("bench: \(clock.name) \(PlainNumber.text(clock.value)) \(clock.unit)")
+    results.append(clock)
     if let status = BenchCommand.printResults(results, parsed, context) { return status }
     context.print(
       "Each figure is the median of \(runs) rounds of \(benchmark.operations) kv puts of two short strings "
         + "with no result, each thread in bursts of \(RecorderBenchmark.burst) calls that it writes "
         + "before the next. 'caller' is a recording thread's CPU time (and wall time) per call "
-        + "in its bursts; 'total' is the process's CPU time per call until the file is synced, "
-        + "encoding and writing included.")
+        + "in its bursts, two readings of the monotonic clock included ('clock', the cost of one); "
+        + "'total' is the process's CPU time per call until the file is synced, encoding and "
+        + "writing included.")
     return .success
   }
 

@@ -481,6 +481,7 @@
       }
 
       // The faults a nemesis injected: a band across every lane, from the fault to its healing.
+      let faultsInView = 0;
       for (const fault of this.faults) {
         const x0 = Math.max(LEFT, this.x(fault.start));
         const x1 = fault.end === null ? right : Math.min(right, this.x(fault.end));
@@ -489,7 +490,10 @@
         g.fillRect(x0, AXIS, Math.max(2, x1 - x0), this.height - AXIS);
         g.fillStyle = colours.faultText;
         g.fillText(fault.kind + " " + fault.target, x0 + 3, AXIS + 7);
+        faultsInView++;
       }
+      // What a browser test reads: the bands this drawing put on the canvas.
+      this.figure.setAttribute("data-drawn-faults", String(faultsInView));
 
       // The lanes' stripes and titles.
       g.save();
