@@ -123,13 +123,40 @@ public final class EtcdKeyValueClient: Sendable {
 
   /// The key's value, `""` when it has none (the `kv` model's absent key).
   public func get(_ key: String) async throws -> String {
-    try await client.get(key, serializable: serializableReads, on: nextMember()) ?? ""
+    do {
+      return try await client.get(key, serializable: serializableReads, on: nextMember()) ?? ""
+    } catch {
+      throw Self.recorded(error)
+    }
   }
 
   /// Makes `value` the key's value.
   public func put(_ key: String, _ value: String) async throws {
-    try await client.put(key, value, on: nextMember())
+    do {
+      try await client.put(key, value, on: nextMember())
+    } catch {
+      throw Self.recorded(error)
+    }
   }
+
+  /// The error a workload records: a request never sent (a killed member) failed (`fail`); any other left the call unknown (`info`).
+  private static func recorded(_ error: EtcdClientError) -> any Error {
+    if case .notSent = error { return EtcdRequestNotSent(error) }
+    return error
+  }
+}
+
+/// A request the client never sent, as no connection to the member could be made: it had no effect, and a workload records its call as failed (`fail`) rather than unknown.
+public struct EtcdRequestNotSent: RecordedHistory.DefiniteFailure, CustomStringConvertible {
+  /// Why no connection was made.
+  public var error: EtcdClientError
+
+  /// The failure `error` (``EtcdClientError/notSent(member:reason:)``) proves.
+  public init(_ error: EtcdClientError) {
+    self.error = error
+  }
+
+  public var description: String { error.description }
 }
 
 extension EtcdCluster {

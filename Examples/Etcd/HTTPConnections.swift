@@ -75,7 +75,7 @@ final class HTTPConnections: Sendable {
     if !kept { close(descriptor) }
   }
 
-  /// A new non-blocking TCP connection to `server`, made before `deadline`.
+  /// A new non-blocking TCP connection to `server`, made before `deadline`; when none is made, the request is never sent (``EtcdClientError/notSent(member:reason:)``).
   private func openConnection(
     to server: Int, deadline: ContinuousClock.Instant, timeout: Duration
   ) -> Result<Int32, EtcdClientError> {
@@ -87,14 +87,14 @@ final class HTTPConnections: Sendable {
     let code = getaddrinfo(host, String(port), &hints, &found)
     guard code == 0, let address = found else {
       return .failure(
-        .connectionFailed(
+        .notSent(
           member: server, reason: "cannot resolve \(host): \(String(cString: gai_strerror(code)))"))
     }
     defer { freeaddrinfo(found) }
     let descriptor = socket(
       address.pointee.ai_family, address.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard descriptor >= 0 else {
-      return .failure(.connectionFailed(member: server, reason: "socket: \(Self.describe(errno))"))
+      return .failure(.notSent(member: server, reason: "socket: \(Self.describe(errno))"))
     }
     _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
     var one: Int32 = 1
@@ -104,20 +104,20 @@ final class HTTPConnections: Sendable {
       guard errno == EINPROGRESS else {
         let failure = Self.describe(errno)
         close(descriptor)
-        return .failure(.connectionFailed(member: server, reason: failure))
+        return .failure(.notSent(member: server, reason: failure))
       }
       switch wait(for: Int16(POLLOUT), on: descriptor, until: deadline) {
       case .ready: break
       case .timedOut:
         close(descriptor)
-        return .failure(.timedOut(member: server, after: timeout))
+        return .failure(.notSent(member: server, reason: "no connection within \(timeout)"))
       }
       var failure: Int32 = 0
       var length = socklen_t(MemoryLayout<Int32>.size)
       getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &failure, &length)
       guard failure == 0 else {
         close(descriptor)
-        return .failure(.connectionFailed(member: server, reason: Self.describe(failure)))
+        return .failure(.notSent(member: server, reason: Self.describe(failure)))
       }
     }
     return .success(descriptor)

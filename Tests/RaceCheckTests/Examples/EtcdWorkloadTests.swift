@@ -34,6 +34,8 @@ extension RaceCheckTestSuite {
       // The nemesis draws from the seed (1): its first three faults are two kills and a pause.
       #expect(Set(faults.prefix(3).map(\.kind)) == [.pause, .kill], "\(faults)")
       #expect(faults.allSatisfy { $0.end != nil }, "every fault is healed by the end: \(faults)")
+      // A killed member refuses connections: those requests were never sent, and failed.
+      #expect(report.history.operations.contains { $0.status == .fail }, "\(text)")
     }
 
     @Test func serializableReadsOfAPausedMemberAreStale() async throws {
