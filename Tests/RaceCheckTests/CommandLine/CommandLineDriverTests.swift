@@ -554,7 +554,7 @@ extension RaceCheckTestSuite {
       #expect(results.allSatisfy { Set($0.keys) == ["name", "value", "unit"] })
     }
 
-    @Test func benchRecorderJSONHasEveryFigureForOneAndTwoThreads() throws {
+    @Test func benchRecorderJSONHasEveryFigureForOneAndTwoThreadsAndTheClock() throws {
       let result = CLI.invoke([
         "bench", "recorder", "--operations", "2000", "--runs", "1", "--json",
       ])
@@ -572,6 +572,7 @@ extension RaceCheckTestSuite {
           expected.append("\(figure)/\(threads)")
         }
       }
+      expected.append("recorder-clock-ns-per-reading")
       #expect(names == expected)
       #expect(results.allSatisfy { ($0["value"] as? Double).map { $0 > 0 } == true })
       #expect(results.allSatisfy { Set($0.keys) == ["name", "value", "unit"] })
