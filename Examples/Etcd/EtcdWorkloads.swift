@@ -20,9 +20,10 @@ public enum EtcdWorkloads {
   /// The workload against `cluster`: reads and writes spread over its members, each write a new value, a member faulted for a second after every quiet second.
   ///
   /// With linearizable reads a fault is a pause or a kill (the member started again from
-  /// its data a second later), and the history must still be linearizable, its calls to the
-  /// faulted member unknown rather than wrong. With serializable reads the faults are pauses:
-  /// a member that slept through writes is what serves the stale read the check must name.
+  /// its data a second later), and the history must still be linearizable: a call a killed
+  /// member refused failed, one it may have received is unknown. With serializable reads the
+  /// faults are pauses: a member that slept through writes serves the stale read the check
+  /// must name.
   public static func workload(
     _ cluster: EtcdCluster, serializableReads: Bool
   ) -> Workload<EtcdKeyValueClient, KeyValueModel> {
