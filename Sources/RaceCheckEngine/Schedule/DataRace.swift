@@ -19,6 +19,8 @@ struct DataRace {
   var second: Access
 
   /// The specific name the two accesses' guards give the race, with the sentence that says why.
+  ///
+  /// Read through ``Diagnoser/diagnose(_:)``, where every diagnosis is chosen.
   var diagnosis: Diagnosis {
     let a = first.context
     let b = second.context
@@ -104,6 +106,7 @@ enum Deadlock: Sendable, Hashable {
   /// A thread waits for a condition that another thread signalled while no thread waited, and nothing will signal it again.
   case lostWakeup(waiter: String, condition: String, signaller: String)
 
+  /// The name the waits give the deadlock; read through ``Diagnoser/diagnose(_:)``, where every diagnosis is chosen.
   var diagnosis: Diagnosis {
     switch self {
     case .syncOnCurrentQueue(let thread, let queue):

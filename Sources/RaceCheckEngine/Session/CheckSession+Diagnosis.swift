@@ -10,6 +10,8 @@ extension CheckSession {
 
   /// Names the bug the minimized failure shows, from its evidence alone, or says `unclassified`.
   ///
+  /// It takes steps 3 to 7 of the order ``Diagnoser`` documents: a crash, an actor's
+  /// reentrancy, the results, whether the failure needs threads, a barrier GCD ignored.
   /// An experiment on the scenario runs `experimentBudget` invocations, by default the plain budget.
   func diagnose(
     _ failure: ObservedFailure, of scenario: Scenario, index: Int, experimentBudget: Int? = nil
