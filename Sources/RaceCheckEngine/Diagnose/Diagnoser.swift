@@ -5,8 +5,8 @@
 ///
 /// 1. **The scheduler's account** (schedule mode): a deadlock, a schedule cut off at its step
 ///    bound, a race no primitive ordered, a failed expectation of an explored body. The runner
-///    hands it to ``diagnose(_:)``, which names it with ``Deadlock``'s and
-///    ``DataRace``'s rules (`Schedule/DataRace.swift`); the name travels in
+///    hands it to ``diagnose(_:)``, which names it with ``Deadlock``'s and ``DataRace``'s rules
+///    (`Deadlock+Diagnosis.swift`, `DataRace+Diagnosis.swift`); the name travels in
 ///    `ObservedFailure.diagnosis`, and the session keeps it.
 /// 2. **Thread Sanitizer's report** of a race, in any mode: ``DataRace``'s rules too, through
 ///    ``diagnose(_:)``, so that a race gets the same name whoever saw it.
