@@ -18,7 +18,7 @@
 ///    stands only when the same calls made one after another pass (``SequentialFailure``);
 ///    then a failure nothing named is `data-race` (``ConcurrentOnlyFailure``).
 /// 7. **A barrier GCD ignored** (a finding of the scheduler) turns a family name into
-///    `barrier-on-global-queue`.
+///    `barrier-on-global-queue` (``refine(_:findings:)``).
 ///
 /// Steps 3 to 7 run experiments on the scenario, so they are in
 /// `CheckSession.diagnose(_:of:index:experimentBudget:)` (`Session/CheckSession+Diagnosis.swift`),
@@ -60,6 +60,15 @@ enum Diagnoser {
       evidence:
         "the results fit none of the known bug patterns; the minimized scenario and history below are the evidence"
     )
+  }
+
+  /// `diagnosis`, or the name a barrier the scheduler saw GCD ignore gives it when the results show only the family of a race or a lost update (step 7 above).
+  static func refine(_ diagnosis: Diagnosis, findings: [Diagnosis]) -> Diagnosis {
+    guard diagnosis.pattern.namesOnlyAFamily,
+      let barrier = findings.first(where: { $0.pattern == .barrierOnGlobalQueue })
+    else { return diagnosis }
+    return Diagnosis(
+      .barrierOnGlobalQueue, evidence: diagnosis.evidence + "; and " + barrier.evidence)
   }
 
   /// What a failing schedule shows beyond its results, as the scheduler or Thread Sanitizer saw it.
