@@ -10,7 +10,8 @@
 ///    `ObservedFailure.diagnosis`, and the session keeps it.
 /// 2. **Thread Sanitizer's report** of a race, in any mode: ``DataRace``'s rules too, through
 ///    ``diagnose(_:)``, so that a race gets the same name whoever saw it.
-/// 3. **A crash or a hang**: ``CrashDiagnoser``, with ``IndexGuardProbe``'s experiment.
+/// 3. **A crash or a hang**: ``CrashDiagnoser``, with ``IndexGuardProbe``'s experiment; its name
+///    is final.
 /// 4. **An actor's reentrancy**, for `async` calls: ``ActorReentrancy``, proven by an experiment
 ///    on the scenario (`Session/CheckSession+Reentrancy.swift`) before any rule of results.
 /// 5. **The results alone**: ``resultRules``, in order; the first that names the failure wins.
