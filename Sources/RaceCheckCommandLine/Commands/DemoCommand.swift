@@ -23,6 +23,7 @@ enum DemoCommand {
       .value("--seed", "S", "One seed for every target (default: \(defaultSeed))."),
       .value("--seeds", "S1,S2,…", "Check every target once per seed, a row each."),
       .value("--targets", "T1,T2,…", "Check only these targets, as 'list' names them."),
+      .flag("--explorations", "Check only the bodies to explore (the targets 'explore' runs)."),
       .value(
         "--scenarios", "N",
         "Scenarios per target, at most (default: \(defaults.scenarios); in schedule mode \(scheduleDefaults.scenarios))."
@@ -117,7 +118,9 @@ enum DemoCommand {
     }
     let targets = context.driver.targets.compactMap {
       target -> (target: Target, expectation: Expectation)? in
-      guard chosen?.contains(target.name) ?? true else { return nil }
+      guard chosen?.contains(target.name) ?? true,
+        !parsed.flag("--explorations") || target.isExploration
+      else { return nil }
       // A target without a schedule expectation may not run under the scheduler at all (it may trap).
       return (schedule == nil ? target.stressExpectation : target.scheduleModeExpectation).map {
         (target: target, expectation: $0)
@@ -160,6 +163,11 @@ enum DemoCommand {
           configuration.scenarios = own.scenarios
           configuration.invocations = own.invocations
           configuration.timeLimit = own.timeLimit ?? configuration.timeLimit
+        }
+        // A body's budget is an exploration's, not a spec's schedules per scenario, unless told.
+        if target.isExploration, parsed.value("--schedules") == nil {
+          configuration.schedule?.schedulesPerScenario =
+            ScheduleSettings.exploration.schedulesPerScenario
         }
         configuration.seed = seed
         let report = context.check(

@@ -33,6 +33,24 @@ extension RaceCheckTestSuite {
       #expect(xml.contains("HandoffSignalledTooEarly") && xml.contains("<failure"), "\(xml)")
     }
 
+    @Test func theScheduleDemoGivesABodyAnExplorationsBudgetNotASpecsScenario() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      // Seed 1 finds this bug after more than the 50 schedules a spec's scenario gets.
+      let result = CLI.invoke(
+        [
+          "demo", "--mode", "schedule", "--explorations", "--targets",
+          "StaleSearchShown,CompletedOnce",
+          "--seeds", "1", "--no-isolation", "--repro-dir", directory.path, "--json",
+        ], driver: Self.driver)
+      #expect(result.status == 0, "\(result.output)\(result.errors)")
+      let rows = try #require(result.jsonObject?["rows"] as? [[String: Any]])
+      #expect(rows.map { $0["target"] as? String } == ["StaleSearchShown", "CompletedOnce"])
+      let onlyBodies = CLI.invoke(
+        ["demo", "--explorations", "--targets", CLI.locked.name], driver: Self.driver)
+      #expect(onlyBodies.status == 64, "\(onlyBodies.output)\(onlyBodies.errors)")
+    }
+
     @Test func aFailedExpectationIsInTheJSON() throws {
       let result = CLI.invoke(
         ["explore", "ProfileAssertedAfterAYield", "--seed", "1", "--no-isolation", "--json"],

@@ -6,19 +6,18 @@ import Testing
 /// The seeds the tests that look at one row's evidence check it with.
 let catalogueSeeds: [UInt64] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
 
-/// The first row of each expectation, a verdict with its diagnosis, among `fixtures`: what the tests check every mode with.
+/// The names of the first targets of each expectation, a verdict with its diagnosis, among `targets`: what the tests check each mode with.
 ///
 /// The sweep of every row over several seeds is an acceptance run of the product, `racecheck
 /// demo --seeds …` in CI (`.ci/run`), judged by the same contract; the tests keep one row of each
 /// verdict and each diagnosis, so that every expectation the catalogue has is checked here too.
-func representativeRows(
-  of fixtures: [Fixture], expectation: (Target) -> RaceCheck.Expectation?
-) -> [Int] {
+func representatives(
+  of targets: [Target], expectation: (Target) -> RaceCheck.Expectation?
+) -> [String] {
   var seen: Set<RaceCheck.Expectation> = []
-  return fixtures.sorted { $0.row < $1.row }.compactMap { fixture in
-    let target = Catalogue.withModeExpectations([fixture.target])[0]
+  return targets.compactMap { target in
     guard let expected = expectation(target) else { return nil }
-    return seen.insert(expected).inserted ? fixture.row : nil
+    return seen.insert(expected).inserted ? target.name : nil
   }
 }
 
@@ -26,29 +25,34 @@ extension RaceCheckTestSuite {
   @Suite
   struct CatalogueTests {
     /// Every row stress mode checks, in this process or in an isolated child.
-    static let fixtures = Catalogue.fixtures + Catalogue.isolatedFixtures
+    static let fixtures = (Catalogue.fixtures + Catalogue.isolatedFixtures).sorted {
+      $0.row < $1.row
+    }
+
+    /// Every row's target, with the expectations of each mode.
+    static let targets = Catalogue.withModeExpectations(fixtures.map(\.target))
 
     /// One row of each stress expectation.
-    static let rows = representativeRows(of: fixtures) { $0.stressExpectation }
+    static let rows = representatives(of: targets) { $0.stressExpectation }.compactMap { name in
+      fixtures.first { $0.target.name == name }?.row
+    }
 
-    @Test func theRowsCoverEveryStressExpectation() {
-      let all = Set(
-        Catalogue.withModeExpectations(Self.fixtures.map(\.target)).compactMap(\.stressExpectation))
-      let covered = Set(
-        Self.rows.compactMap { row in
-          Self.fixtures.first { $0.row == row }.flatMap {
-            Catalogue.withModeExpectations([$0.target])[0].stressExpectation
-          }
-        })
-      #expect(covered == all)
+    /// The stress expectation of `row`.
+    static func expectation(ofRow row: Int) -> RaceCheck.Expectation? {
+      fixtures.firstIndex { $0.row == row }.flatMap { targets[$0].stressExpectation }
+    }
+
+    @Test func theRowsCoverEveryStressExpectationOnce() {
+      let all = Set(Self.targets.compactMap(\.stressExpectation))
+      #expect(Set(Self.rows.compactMap(Self.expectation(ofRow:))) == all)
       #expect(Self.rows.count == all.count)
     }
 
     @Test(arguments: rows)
     func rowReachesItsVerdictOnSeedOne(row: Int) throws {
-      let fixture = try #require(Self.fixtures.first { $0.row == row })
+      let index = try #require(Self.fixtures.firstIndex { $0.row == row })
       // In a --sanitize=thread build the data races are expected by their specific names.
-      let target = Catalogue.withModeExpectations([fixture.target])[0]
+      let target = Self.targets[index]
       let expectation = try #require(target.stressExpectation)
       var configuration = Configuration.demo(seed: 1)
       configuration.reproDirectory = FileManagerTemporary.directory
