@@ -39,13 +39,11 @@ extension RaceCheckTestSuite {
       while frames.count < 30 { frames += frames }
       frames = Array(frames.prefix(30))
 
-      var stack = SymbolizedStack(frames: [])
-      let elapsed = ContinuousClock().measure {
-        stack = Symbolizer().symbolize(frames, firstFrameIsFault: false)
-      }
+      // No problem means no timeout: the symbolizer's own deadline is the bound, not a wall
+      // clock read by the test, which a busy machine would turn into a flaky assertion.
+      let stack = Symbolizer().symbolize(frames, firstFrameIsFault: false)
       #expect(stack.problem == nil)
       #expect(stack.frames.count >= 30)
-      #expect(elapsed < .seconds(5), "one batch of 30 frames took \(elapsed)")
     }
 
     // MARK: Demangling and classification
