@@ -81,6 +81,9 @@ public struct Expectation: Hashable, Sendable {
   /// The check must claim neither a pass nor a failure: the mode cannot see what the target's correctness rests on.
   public static let inconclusive = Expectation(verdict: .inconclusive, diagnosis: nil)
 
+  /// The target must fail, whatever the diagnosis: a workload's history must be found not linearizable.
+  public static let fail = Expectation(verdict: .fail, diagnosis: nil)
+
   /// The target must fail with `diagnosis`, or with one of `otherBugs` when it has several.
   public static func fail(_ diagnosis: BugPattern, or otherBugs: Set<BugPattern> = [])
     -> Expectation
@@ -91,8 +94,20 @@ public struct Expectation: Hashable, Sendable {
   /// Whether `report` reached this verdict and a diagnosis this expectation accepts.
   public func isMet(by report: CheckReport) -> Bool {
     guard report.verdict == verdict else { return false }
+    if verdict == .fail, diagnosis == nil, otherBugs.isEmpty { return true }
     let found = report.failure?.diagnosis.pattern
     return found == diagnosis || found.map(otherBugs.contains) == true
+  }
+}
+
+extension Expectation {
+  /// Whether a workload's history reached this verdict: `pass` when linearizable, `fail` when not, `inconclusive` when the check could not decide.
+  public func isMet(by report: WorkloadReport) -> Bool {
+    switch report.verdict.verdict {
+    case .linearizable: verdict == .pass
+    case .notLinearizable: verdict == .fail
+    case .unknown: verdict == .inconclusive
+    }
   }
 }
 

@@ -60,7 +60,8 @@ extension RaceCheckTestSuite {
       var report: CheckReport?
       withKnownIssue {
         report = explore(
-          "appends in order, searched", schedules: 200, seed: 1, isolated: false,
+          "appends in order, searched",
+          configuration: Configuration.Exploration(schedules: 200, seed: 1, isolated: false),
           appendsInOrder)
       } matching: { issue in
         issue.comments.map(\.rawValue).joined().contains("racecheck: appends in order, searched")
@@ -112,7 +113,8 @@ extension RaceCheckTestSuite {
       var searched: CheckReport?
       await withKnownIssue {
         searched = await explore(
-          "async appends, searched", schedules: 200, seed: 1, isolated: false,
+          "async appends, searched",
+          configuration: Configuration.Exploration(schedules: 200, seed: 1, isolated: false),
           Self.appendsInOrderAsynchronously)
       } matching: { issue in
         issue.comments.map(\.rawValue).joined().contains("racecheck: async appends, searched")

@@ -11,7 +11,9 @@ private struct AppendedOutOfOrder: Error {}
 final class XCTestExploreTests: RaceCheckFailureCapturingCase {
   func testAnAssertionOnlySomeSchedulesBreakFailsTheExplorationAtItsLine() {
     let line = #line + 1
-    let report = explore("XCTest appends", schedules: 200, seed: 1) {
+    let report = explore(
+      "XCTest appends", configuration: Configuration.Exploration(schedules: 200, seed: 1)
+    ) {
       let items = AppendLog()
       let group = DispatchGroup()
       for item in 1...2 {

@@ -318,7 +318,9 @@ struct RuntimeRace: Sendable, CustomTestStringConvertible {
   ) async -> (outcomes: Set<[Int]>, report: CheckReport) {
     let seen = OrdersSeen()
     let report = await explore(
-      name, strategy: strategy, schedules: schedules, seed: 1, isolated: false
+      name,
+      configuration: Configuration.Exploration(
+        strategy: strategy, schedules: schedules, seed: 1, isolated: false)
     ) { await body(seen) }
     return (seen.orders, report)
   }
