@@ -7,6 +7,6 @@ extension Configuration {
     Configuration(
       seed: seed,
       shape: Shape(threads: 2, operationsPerThread: 3, initialOperations: 2, postOperations: 2),
-      scenarios: 20, schedule: ScheduleSettings(schedulesPerScenario: 50))
+      scenarios: 20, mode: .schedule(schedules: 50))
   }
 }

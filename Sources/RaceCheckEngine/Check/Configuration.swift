@@ -84,11 +84,11 @@ public struct Configuration: Hashable, Sendable, Codable {
   /// An inconclusive check (a search cut short by a time limit or by threads that rarely
   /// ran together) is never a quiet pass: by default it records a warning.
   public var requiresConclusiveVerdict: Bool = false
-  /// How to explore schedules in the deterministic schedule mode, or nil for stress mode.
+  /// Whether scenarios run on real threads (`.stress`) or under the controlled scheduler (`.schedule`), with its settings.
   ///
-  /// `invocations` is then unused: ``ScheduleSettings/schedules(forScenario:)`` is the budget
-  /// of each scenario.
-  public var schedule: ScheduleSettings?
+  /// In schedule mode `invocations` is unused: the settings' `schedules` is the budget of
+  /// each scenario.
+  public var mode: Mode
   /// The part of the run this check makes, or nil for the whole run.
   ///
   /// A sharded check runs only the scenarios of its shard (see ``Shard``), and its verdict
@@ -115,7 +115,7 @@ public struct Configuration: Hashable, Sendable, Codable {
     reproDirectory: String? = nil,
     isolated: Bool = true,
     hangTimeout: Duration = .seconds(10),
-    schedule: ScheduleSettings? = nil
+    mode: Mode = .stress
   ) {
     self.seed = seed
     self.shape = shape
@@ -128,7 +128,13 @@ public struct Configuration: Hashable, Sendable, Codable {
     self.reproDirectory = reproDirectory
     self.isolated = isolated
     self.hangTimeout = hangTimeout
-    self.schedule = schedule
+    self.mode = mode
+  }
+
+  /// Schedule mode's settings, or nil in stress mode; setting nil chooses stress mode.
+  package var scheduleSettings: ScheduleSettings? {
+    get { mode.scheduleSettings }
+    set { mode = newValue.map { .schedule($0) } ?? .stress }
   }
 
   /// The seed the run uses: the configured one, else one derived from `name` (FNV-1a).
@@ -166,7 +172,7 @@ extension Configuration {
     if requiresConclusiveVerdict {
       try container.encode(requiresConclusiveVerdict, forKey: .requiresConclusiveVerdict)
     }
-    try container.encodeIfPresent(schedule, forKey: .schedule)
+    try container.encodeIfPresent(scheduleSettings, forKey: .schedule)
     try container.encodeIfPresent(shard, forKey: .shard)
     try container.encodeIfPresent(origin, forKey: .origin)
     if exploresABody { try container.encode(exploresABody, forKey: .exploresABody) }
@@ -195,8 +201,10 @@ extension Configuration {
       ?? defaults.hangTimeout
     requiresConclusiveVerdict =
       try container.decodeIfPresent(Bool.self, forKey: .requiresConclusiveVerdict) ?? false
-    schedule =
-      try container.decodeIfPresent(ScheduleSettings.self, forKey: .schedule) ?? defaults.schedule
+    mode =
+      try container.decodeIfPresent(ScheduleSettings.self, forKey: .schedule).map {
+        .schedule($0)
+      } ?? defaults.mode
     shard = try container.decodeIfPresent(Shard.self, forKey: .shard)
     origin = try container.decodeIfPresent(Origin.self, forKey: .origin)
     exploresABody = try container.decodeIfPresent(Bool.self, forKey: .exploresABody) ?? false

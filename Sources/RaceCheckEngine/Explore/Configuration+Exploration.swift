@@ -34,7 +34,7 @@ extension Configuration {
     /// Creates a configuration; the defaults are a random walk of 1,000 schedules in a child process.
     public init(
       strategy: ScheduleSettings.Strategy = .random,
-      schedules: Int = ScheduleSettings.exploration.schedulesPerScenario,
+      schedules: Int = ScheduleSettings.exploration.schedules,
       preemptionBound: Int = 2,
       seed: UInt64? = nil,
       timeLimit: Duration? = nil,
@@ -54,8 +54,8 @@ extension Configuration {
     package var checkConfiguration: Configuration {
       Configuration(
         seed: seed, timeLimit: timeLimit, isolated: isolated, hangTimeout: hangTimeout,
-        schedule: ScheduleSettings(
-          strategy: strategy, preemptionBound: preemptionBound, schedulesPerScenario: schedules))
+        mode: .schedule(
+          strategy: strategy, schedules: schedules, preemptionBound: preemptionBound))
     }
   }
 }

@@ -13,7 +13,7 @@
 public func explore(
   _ name: String? = nil,
   strategy: ScheduleSettings.Strategy = .random,
-  schedules: Int = ScheduleSettings.exploration.schedulesPerScenario,
+  schedules: Int = ScheduleSettings.exploration.schedules,
   preemptionBound: Int = 2,
   seed: UInt64? = nil,
   timeLimit: Duration? = nil,
@@ -46,7 +46,7 @@ public func explore(
 public func explore(
   _ name: String? = nil,
   strategy: ScheduleSettings.Strategy = .random,
-  schedules: Int = ScheduleSettings.exploration.schedulesPerScenario,
+  schedules: Int = ScheduleSettings.exploration.schedules,
   preemptionBound: Int = 2,
   seed: UInt64? = nil,
   timeLimit: Duration? = nil,

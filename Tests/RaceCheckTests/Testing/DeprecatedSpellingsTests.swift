@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import RaceCheckEngine
@@ -15,7 +16,7 @@ extension RaceCheckTestSuite {
         configuration: Configuration.Exploration(schedules: 20, seed: 3, isolated: false)
       ) {}
       #expect(old.verdict == .pass)
-      #expect(old.configuration.schedule == new.configuration.schedule)
+      #expect(old.configuration.scheduleSettings == new.configuration.scheduleSettings)
       #expect(old.configuration.seed == new.configuration.seed)
       #expect(old.configuration.isolated == new.configuration.isolated)
       #expect(old.scenarios == new.scenarios)
@@ -53,6 +54,31 @@ extension RaceCheckTestSuite {
       }
       #expect(passing.expectation == .pass)
       #expect(failing.expectation == .fail)
+    }
+
+    @Test func configurationWithAnOptionalScheduleIsTheSameMode() {
+      let settings = ScheduleSettings(strategy: .pct, depth: 2, schedulesPerScenario: 30)
+      #expect(settings.schedules == 30 && settings.schedulesPerScenario == 30)
+      let old = Configuration(seed: 5, schedule: settings)
+      #expect(old == Configuration(seed: 5, mode: .schedule(settings)))
+      #expect(old.schedule == settings)
+      var stress = old
+      stress.schedule = nil
+      #expect(stress.mode == .stress)
+      #expect(Configuration(schedule: nil) == Configuration())
+    }
+
+    @Test func aReproFileOfEarlierReleasesDecodesItsScheduleMode() throws {
+      let json = """
+        {"seed": 3, "schedule": {"strategy": "dpor", "depth": 3, "preemptionBound": 2,
+          "schedulesPerScenario": 7, "maxSteps": 100}}
+        """
+      let decoded = try JSONDecoder().decode(Configuration.self, from: Data(json.utf8))
+      let settings = ScheduleSettings(strategy: .dpor, schedules: 7, maxSteps: 100)
+      #expect(decoded.mode == .schedule(settings))
+      let encoded = try JSONEncoder().encode(decoded)
+      #expect(try JSONDecoder().decode(Configuration.self, from: encoded) == decoded)
+      #expect(String(decoding: encoded, as: UTF8.self).contains("schedulesPerScenario"))
     }
   }
 }
