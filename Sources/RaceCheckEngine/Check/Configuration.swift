@@ -217,12 +217,12 @@ extension Configuration {
   /// Tests use it so that they check what the demo shows. Shrinking a failure stops after
   /// 3 s with the smallest failing scenario found: enough, on a machine busy with other
   /// work, for a racy failure's scenario to come down to a few calls.
-  public static func demo(seed: UInt64) -> Configuration {
+  package static func demo(seed: UInt64) -> Configuration {
     Configuration(seed: seed, shrinkTimeLimit: .seconds(3))
   }
 
   /// Parses a seed written in decimal or as `0x…` hexadecimal.
-  public static func parseSeed(_ text: String) -> UInt64? {
+  package static func parseSeed(_ text: String) -> UInt64? {
     let trimmed = text.trimmingWhitespace()
     if trimmed.hasPrefix("0x") || trimmed.hasPrefix("0X") {
       return UInt64(trimmed.dropFirst(2), radix: 16)
@@ -231,7 +231,7 @@ extension Configuration {
   }
 
   /// A seed as reports print it: `0x` and 16 hexadecimal digits.
-  public static func formatSeed(_ seed: UInt64) -> String {
+  package static func formatSeed(_ seed: UInt64) -> String {
     let digits = String(seed, radix: 16, uppercase: true)
     return "0x" + String(repeating: "0", count: 16 - digits.count) + digits
   }

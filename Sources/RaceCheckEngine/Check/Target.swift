@@ -15,7 +15,7 @@ public struct Target: Sendable {
   public var scheduleExpectation: Expectation?
   /// The verdict stress mode expects in a `--sanitize=thread` build, where Thread Sanitizer names more than ``expectation``; nil to use it.
   public var sanitizerExpectation: Expectation?
-  /// The budget `racecheck demo` gives this target instead of ``Configuration/demo(seed:)``'s, for a bug that shows rarely.
+  /// The budget `racecheck demo` gives this target instead of the default one, for a bug that shows rarely.
   public var demoConfiguration: Configuration?
 
   /// The target's name: its spec's, which its reports and repro files carry.

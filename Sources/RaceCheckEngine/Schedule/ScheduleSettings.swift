@@ -23,7 +23,7 @@ public struct ScheduleSettings: Hashable, Sendable, Codable {
   public var depth: Int
   /// The most preemptions an exhaustive search allows in one schedule.
   public var preemptionBound: Int
-  /// The schedules tried per scenario, at most: the first scenarios get fewer (see ``schedules(forScenario:)``), and an exhaustive search may stop earlier.
+  /// The schedules tried per scenario, at most: a random or PCT walk gives scenario *i* `10 × (i + 1)` up to this, and an exhaustive search may stop earlier.
   public var schedules: Int
   /// The most scheduling points in one schedule; a schedule that needs more is cut off as a livelock.
   public var maxSteps: Int
@@ -53,7 +53,7 @@ public struct ScheduleSettings: Hashable, Sendable, Codable {
   /// drawn narrow, often cannot fail at all: the search reaches four scenarios in the
   /// schedules the plain budget gives two. An exhaustive search gets its whole budget every
   /// time, which is what its bound promises.
-  public func schedules(forScenario index: Int) -> Int {
+  package func schedules(forScenario index: Int) -> Int {
     guard strategy == .random || strategy == .pct else { return schedules }
     return min(schedules, Self.firstScenarioSchedules * (index + 1))
   }
@@ -64,7 +64,7 @@ public struct ScheduleSettings: Hashable, Sendable, Codable {
   public static let exploration = ScheduleSettings(schedules: 1_000)
 
   /// The schedules the first scenario of a random or PCT search gets; each next one gets as many more.
-  public static let firstScenarioSchedules = 10
+  package static let firstScenarioSchedules = 10
 
   /// The keys of the settings in a repro file: `schedules` keeps the name files have always used.
   private enum CodingKeys: String, CodingKey {
@@ -73,7 +73,7 @@ public struct ScheduleSettings: Hashable, Sendable, Codable {
   }
 
   /// The strategy and the settings that matter to it, as reports print them.
-  public var summary: String {
+  package var summary: String {
     if replayedSchedule != nil { return "one replayed schedule" }
     switch strategy {
     case .random: return "random walk"

@@ -25,6 +25,28 @@ extension RaceCheckTestSuite {
       }
     }
 
+    @Test func everyExampleOfTheFormsTableIsCodeOfThisFile() throws {
+      let reference = try String(contentsOfFile: ReferenceDocument.path, encoding: .utf8)
+      let section = try #require(
+        reference.split(separator: "### Which form to use", maxSplits: 1).dropFirst().first)
+      let rows = section.split(separator: "\n").drop { !$0.hasPrefix("|") }
+        .prefix { $0.hasPrefix("|") }.dropFirst(2)
+      let source = try DocumentationFiles.trimmedLines(of: #filePath)
+      #expect(rows.count == 5)
+      for row in rows {
+        let example = try #require(row.split(separator: "|").last)
+          .trimmingCharacters(in: .whitespaces).trimmingCharacters(in: ["`"])
+        #expect(DocumentationFiles.contains(source, [example]), "not in \(#fileID): \(example)")
+      }
+    }
+
+    @Test func theFormsTableOwnModelExampleMakesAValidSpec() {
+      let own = Spec("HitCounter", make: HitCounter.init, model: 0) {
+        Operation("get", perform: { (c: HitCounter) in c.value }, model: { (n: inout Int) in n })
+      }
+      ReferenceCheck.passes(own)
+    }
+
     @Test func specsOfBuiltInAndOwnModels() {
       let builtIn = Spec("HitCounter", make: HitCounter.init, model: CounterModel()) {
         Operation("get") { (counter: HitCounter) in counter.value }

@@ -80,5 +80,11 @@ extension RaceCheckTestSuite {
       #expect(try JSONDecoder().decode(Configuration.self, from: encoded) == decoded)
       #expect(String(decoding: encoded, as: UTF8.self).contains("schedulesPerScenario"))
     }
+
+    @Test func aReportsSecondsAreItsElapsedTime() {
+      var report = CheckReport(target: "HitCounter", seed: 1, configuration: Configuration())
+      report.elapsed = .milliseconds(1_500)
+      #expect(report.seconds == 1.5)
+    }
   }
 }
