@@ -27,6 +27,7 @@ import Synchronization
 /// `init`, freed in `deinit`, and every access in between goes through a shard's lock.
 @usableFromInline
 final class EventLog: @unchecked Sendable {
+  // @unchecked Sendable: the shards' pointer is constant, and each access holds a shard's lock.
   /// What a call took, which its end gives back.
   @usableFromInline
   struct Ticket: Sendable {

@@ -8,6 +8,7 @@
 /// queue.async(flags: .barrier) { self.storage.value.append(1) }
 /// ```
 public final class SyncCell<Value>: @unchecked Sendable {
+  // @unchecked Sendable: unguarded on purpose: the user's lock or queue guards it.
   // Inlinable accessors reach it directly, so that an unscheduled access is a plain stored access.
   @usableFromInline
   var storage: Value

@@ -7,6 +7,7 @@ import Foundation
 /// lock.withLock { count.value += 1 }
 /// ```
 public final class SyncLock: NSLocking, @unchecked Sendable {
+  // @unchecked Sendable: its properties are constants, and `NSLock` is thread-safe.
   @usableFromInline
   let underlying = NSLock()
 

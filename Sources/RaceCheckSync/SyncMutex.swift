@@ -8,6 +8,7 @@ import Synchronization
 /// let count = photos.withLock { $0.count }
 /// ```
 public final class SyncMutex<Value>: @unchecked Sendable {
+  // @unchecked Sendable: only `Mutex.withLock` reaches the value; `name` is constant.
   private let mutex: Mutex<Value>
 
   /// A name for reports.

@@ -158,15 +158,16 @@ enum Probe {
 }
 
 /// A runner-like thread: named, with its own alternate signal stack and a flight-recorder slot.
-final class RunnerThread: @unchecked Sendable {
+final class RunnerThread: Sendable {
   let name: String
   let slot: Int
   let operation: Int
   let recorder: FlightRecorder?
-  let body: () -> Void
+  let body: @Sendable () -> Void
 
   private init(
-    name: String, slot: Int, operation: Int, recorder: FlightRecorder?, body: @escaping () -> Void
+    name: String, slot: Int, operation: Int, recorder: FlightRecorder?,
+    body: @escaping @Sendable () -> Void
   ) {
     self.name = name
     self.slot = slot
@@ -178,7 +179,7 @@ final class RunnerThread: @unchecked Sendable {
   /// Starts thread `name` in `slot`, which marks `operation` in flight and runs `body`.
   static func start(
     name: String, slot: Int, operation: Int, recorder: FlightRecorder?,
-    body: @escaping () -> Void
+    body: @escaping @Sendable () -> Void
   ) {
     let box = Unmanaged.passRetained(
       RunnerThread(name: name, slot: slot, operation: operation, recorder: recorder, body: body))

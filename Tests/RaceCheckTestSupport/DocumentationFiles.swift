@@ -25,11 +25,15 @@ package enum DocumentationFiles {
 
   /// The document's text outside fenced code blocks and inline code spans.
   package static func prose(of document: URL) throws -> String {
+    outsideFences(try String(contentsOf: document, encoding: .utf8))
+      .replacing(/`[^`\n]*`/, with: "")
+  }
+
+  /// `text` with the lines of its fenced code blocks, fences included, blanked.
+  package static func outsideFences(_ text: String) -> String {
     var lines: [Substring] = []
     var inFence = false
-    for line in try String(contentsOf: document, encoding: .utf8).split(
-      separator: "\n", omittingEmptySubsequences: false)
-    {
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
       if line.trimmingCharacters(in: .whitespaces).hasPrefix("```") {
         inFence.toggle()
         lines.append("")
@@ -37,7 +41,65 @@ package enum DocumentationFiles {
         lines.append(inFence ? "" : line)
       }
     }
-    return lines.joined(separator: "\n").replacing(/`[^`\n]*`/, with: "")
+    return lines.joined(separator: "\n")
+  }
+
+  /// A repository path a document writes in backticks, such as `Sources/RaceCheck/RaceCheck.swift:3-5`.
+  package struct PathReference: Sendable, CustomStringConvertible {
+    /// The path from the repository's root.
+    package var path: String
+    /// The first and the last line it names after a colon, if any: `:12` is `(12, 12)`.
+    package var lines: (first: Int, last: Int)?
+
+    package var description: String {
+      guard let lines else { return path }
+      return lines.first == lines.last
+        ? "\(path):\(lines.first)" : "\(path):\(lines.first)-\(lines.last)"
+    }
+  }
+
+  /// The folders a backticked token starts with when it is a path of the repository.
+  package static let repositoryFolders = [
+    "Sources/", "Tests/", "Fixtures/", "Examples/", "Scripts/", "docs/", "api/", ".ci/",
+  ]
+
+  /// The repository paths `text` writes in backticks outside fenced code blocks.
+  ///
+  /// A code span's first word is a path when it starts with one of ``repositoryFolders``,
+  /// optionally followed by `:LINE` or `:LINE-LINE`; a pattern (`api/<product>.txt`,
+  /// `docs/*.md`) names no one file and is left out.
+  package static func pathReferences(in text: String) -> [PathReference] {
+    outsideFences(text).matches(of: /`([^`\n]+)`/).compactMap { span in
+      guard let word = span.output.1.split(separator: " ").first,
+        repositoryFolders.contains(where: { word.hasPrefix($0) }),
+        !word.contains(where: { "*<>{}…".contains($0) }),
+        let parts = word.wholeMatch(of: /([^:]+)(?::([0-9]+)(?:-([0-9]+))?)?/)
+      else { return nil }
+      let first = parts.output.2.flatMap { Int($0) }
+      let last = parts.output.3.flatMap { Int($0) } ?? first
+      return PathReference(
+        path: String(parts.output.1), lines: first.flatMap { first in last.map { (first, $0) } })
+    }
+  }
+
+  /// Why `reference` names nothing in the repository at `root`, or nil when its file exists and has its lines.
+  package static func problem(with reference: PathReference, in root: URL = root) -> String? {
+    let file = root.appendingPathComponent(reference.path).standardizedFileURL
+    guard file.path.hasPrefix(root.path + "/") else { return "\(reference) leaves the repository" }
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder) else {
+      return "\(reference): no such file"
+    }
+    guard let lines = reference.lines else { return nil }
+    guard !isFolder.boolValue, let text = try? String(contentsOf: file, encoding: .utf8) else {
+      return "\(reference): not a text file, so it has no lines"
+    }
+    var count = text.split(separator: "\n", omittingEmptySubsequences: false).count
+    if text.hasSuffix("\n") { count -= 1 }
+    guard 1 <= lines.first, lines.first <= lines.last, lines.last <= count else {
+      return "\(reference): the file has \(count) lines"
+    }
+    return nil
   }
 
   /// The targets of the document's Markdown links that are neither absolute URLs nor `doc:` links.

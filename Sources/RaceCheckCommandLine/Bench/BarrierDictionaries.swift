@@ -18,6 +18,7 @@ enum BarrierDictionaries {
 
   /// The plain one, as app code is written.
   final class Interposed: Dictionary, @unchecked Sendable {
+    // @unchecked Sendable: `storage` is touched only in the queue's blocks (barriers for writes).
     private var storage: [String: Int] = [:]
     private let queue = DispatchQueue(label: "bench.dictionary", attributes: .concurrent)
 
@@ -29,7 +30,7 @@ enum BarrierDictionaries {
   }
 
   /// The same on `SyncQueue` and `SyncCell`.
-  final class Primitives: Dictionary, @unchecked Sendable {
+  final class Primitives: Dictionary, Sendable {
     private let storage = SyncCell<[String: Int]>([:], name: "storage")
     private let queue = SyncQueue(label: "bench.dictionary", attributes: .concurrent)
 

@@ -52,11 +52,17 @@ enum DemoCommand {
       .quiet,
     ] + ScheduleOptions.options,
     discussion: [
-      "A row agrees when its verdict and diagnosis are the catalogue's; an inconclusive row",
-      "(a search cut short) does not. Exits 0 when every row agrees, 1 otherwise, and 130 or",
-      "143 after SIGINT or SIGTERM, once the rows checked so far are printed (73 when every",
-      "row agrees but the --junit or --html file could not be written). Each row that",
-      "disagrees is followed by the 'run' command that checks it again.",
+      "Each row is one target checked with one seed, judged by the catalogue's contract: a row",
+      "is wrong when a target that must pass fails, one that must fail passes, a failure is",
+      "named other than the target's bugs, or the spec is broken; a row that claims nothing (a",
+      "search cut short, a failure named only 'unclassified' or by its family) is unsettled,",
+      "printed and counted. A target agrees when none of its rows is wrong and one reached its",
+      "verdict: a bug found and named on at least one seed, a correct target passed. Exits 0",
+      "when every target agrees, 1 when a row is wrong or a bug went unfound, 3 when a target",
+      "was left unsettled on every seed, and 130 or 143 after SIGINT or SIGTERM, once the rows",
+      "checked so far are printed (73 when every target agrees but the --junit or --html file",
+      "could not be written). Each wrong row is followed by the 'run' command that checks it",
+      "again.",
       "With --shard K/N only rows K-1, K-1+N, K-1+2N, … of the whole demo (target by target,",
       "each seed in turn) are checked, so that N machines share one demo. --targets keeps",
       "only the named targets' rows (a name 'list' does not know exits 64, as 'run' does).",
@@ -70,7 +76,16 @@ enum DemoCommand {
     var target: Target
     var expectation: Expectation
     var report: CheckReport
-    var agrees: Bool { expectation.isMet(by: report) && report.specError == nil }
+    var judgement: Expectation.SeedJudgement { expectation.judge(report) }
+    var agrees: Bool { judgement == .agrees }
+
+    /// The run as the tally counts it.
+    var tallied: DemoTally.Run {
+      DemoTally.Run(
+        target: target.name, seed: Configuration.formatSeed(report.seed),
+        expected: expectation.verdict, expectedText: ListCommand.describe(expectation),
+        judgement: judgement)
+    }
   }
 
   static func run(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError)
@@ -158,9 +173,9 @@ enum DemoCommand {
       }
     }
 
-    let agreed = outcomes.filter(\.agrees).count
+    let tally = DemoTally(outcomes.map(\.tallied))
     let elapsed = started.elapsed
-    var status: ExitStatus = agreed == outcomes.count ? .success : .failureFound
+    var status = tally.status
     if let signal = interruption.signal {
       status = .interrupted(by: signal)
       context.printError(
@@ -169,7 +184,9 @@ enum DemoCommand {
     }
     if let path = parsed.value("--junit") {
       let junit = JUnitReport(
-        name: "racecheck demo", cases: outcomes.map(junitCase), timestamp: Date())
+        name: "racecheck demo",
+        cases: outcomes.enumerated().map { junitCase($1, position: $0, tally: tally) },
+        timestamp: Date())
       status = status.afterWritingReportFile(
         succeeded: context.writeReportFile(junit.xml, to: path, what: "JUnit report"))
     }
@@ -179,23 +196,19 @@ enum DemoCommand {
     }
     if json {
       let document = DemoJSON(
-        rows: outcomes.map(jsonRow), agreed: agreed, total: outcomes.count,
-        seconds: JSONNumber(seconds: elapsed), shard: OrNull(shard))
+        rows: outcomes.map(jsonRow), tally: tally, seconds: JSONNumber(seconds: elapsed),
+        shard: OrNull(shard))
       return context.printJSON(document, status: status)
     }
-    let noun = showsSeed ? "runs" : "targets"
     context.print("")
-    context.print(
-      "\(agreed) of \(outcomes.count) \(noun) agree with the catalogue (\(CheckReport.formatDuration(elapsed)))"
-    )
-    for outcome in outcomes where !outcome.agrees {
-      context.print(
-        "Disagrees: \(outcome.target.name) with seed \(Configuration.formatSeed(outcome.report.seed)): expected "
-          + "\(ListCommand.describe(outcome.expectation)), found \(found(outcome.report))")
-      context.print(
+    context.print(tally.summary(elapsed: CheckReport.formatDuration(elapsed)))
+    let problems = tally.problems { index in
+      [
         "  Replay: "
-          + RunCommand.replayCommand(of: outcome.report, programName: context.programName))
+          + RunCommand.replayCommand(of: outcomes[index].report, programName: context.programName)
+      ]
     }
+    problems.forEach(context.print)
     return status
   }
 
@@ -209,13 +222,6 @@ enum DemoCommand {
     ] + (showsSeed ? [Configuration.formatSeed(report.seed)] : []) + [
       CheckReport.formatDuration(report.elapsed)
     ]
-  }
-
-  /// What a check found, as the disagreement line shows it.
-  private static func found(_ report: CheckReport) -> String {
-    if let specError = report.specError { return "a broken spec: \(specError.message)" }
-    if let reason = report.inconclusiveReason { return "inconclusive: \(reason)" }
-    return report.failure.map { "fail: \($0.diagnosis.pattern.rawValue)" } ?? "pass"
   }
 
   /// The row as the HTML page shows it, its failure with the command that checks it again.
@@ -238,6 +244,8 @@ enum DemoCommand {
       expectedDiagnosis: OrNull(outcome.expectation.diagnosis),
       diagnosis: OrNull(report.failure?.diagnosis.pattern),
       agrees: outcome.agrees,
+      judgement: outcome.judgement.name,
+      reason: OrNull(outcome.judgement.reason),
       seconds: JSONNumber(seconds: report.elapsed),
       seed: Configuration.formatSeed(report.seed),
       minimizedOperations: OrNull(report.failure?.scenario.allCalls.count),
@@ -245,24 +253,15 @@ enum DemoCommand {
       specError: OrNull(report.specError?.message))
   }
 
-  /// A row as a JUnit test case: it passes when it agrees with the catalogue, whatever the check found.
-  private static func junitCase(_ outcome: Outcome) -> JUnitReport.TestCase {
+  /// A row as a JUnit test case, judged by the catalogue's contract (``DemoTally/junitOutcome(ofRun:details:)``).
+  private static func junitCase(_ outcome: Outcome, position: Int, tally: DemoTally)
+    -> JUnitReport.TestCase
+  {
     let report = outcome.report
     var testCase = JUnitReport.TestCase(
       report, name: RunCommand.caseName(of: report), className: "racecheck.demo")
-    if outcome.agrees {
-      testCase.outcome = .passed
-      testCase.output = report.description
-    } else if case .passed = testCase.outcome {
-      // A pass where the catalogue expects a failure: the bug went unfound.
-      testCase.outcome = .failed(
-        message: "expected \(ListCommand.describe(outcome.expectation)), found pass",
-        type: "disagreement", details: report.description)
-    } else if case .failed = testCase.outcome {
-      testCase.outcome = .failed(
-        message: "expected \(ListCommand.describe(outcome.expectation)), found \(found(report))",
-        type: "disagreement", details: report.description)
-    }
+    testCase.outcome = tally.junitOutcome(ofRun: position, details: report.description)
+    if case .passed = testCase.outcome { testCase.output = report.description }
     return testCase
   }
 }

@@ -115,52 +115,27 @@ enum MergeCommand {
     return (1...total).compactMap { byIndex[$0]?.document }
   }
 
-  /// The demo of every row: the parts' rows in the unsharded demo's order.
+  /// The demo of every row: the parts' rows in the unsharded demo's order, each target judged over all its rows.
   private static func mergeDemo(_ parts: [DemoJSON]) -> (
     status: ExitStatus, json: any Encodable, text: [String], junit: JUnitReport
   ) {
     let rows = parts.flatMap(\.rows).sorted { $0.index < $1.index }
-    let agreed = rows.filter(\.agrees).count
+    let tally = DemoTally(rows.map(\.tallied))
     let seconds = parts.reduce(0) { $0 + ($1.seconds.value.isFinite ? $1.seconds.value : 0) }
     let document = DemoJSON(
-      rows: rows, agreed: agreed, total: rows.count, seconds: JSONNumber(seconds),
-      shard: OrNull(nil))
-    func expected(_ row: DemoJSON.Row) -> String {
-      row.expectedDiagnosis.value.map { "\(row.expected.rawValue): \($0.rawValue)" }
-        ?? row.expected.rawValue
-    }
-    func found(_ row: DemoJSON.Row) -> String {
-      if let error = row.specError.value { return "a broken spec: \(error)" }
-      if let reason = row.inconclusive.value { return "inconclusive: \(reason)" }
-      return row.diagnosis.value.map { "\(row.verdict.rawValue): \($0.rawValue)" }
-        ?? row.verdict.rawValue
-    }
-    var text = [
-      "\(agreed) of \(rows.count) runs agree with the catalogue (\(parts.count) shards, "
-        + "\(CheckReport.formatDuration(Duration(secondsOrZero: seconds))) of checking in all)"
-    ]
-    for row in rows where !row.agrees {
-      text.append(
-        "Disagrees: \(row.target) with seed \(row.seed): expected \(expected(row)), found \(found(row))"
-      )
-    }
-    let cases = rows.map { row in
-      let outcome: JUnitReport.TestCase.Outcome =
-        if row.agrees {
-          .passed
-        } else if row.specError.value != nil || row.inconclusive.value != nil {
-          .error(message: found(row), type: "no-verdict", details: "")
-        } else {
-          .failed(
-            message: "expected \(expected(row)), found \(found(row))", type: "disagreement",
-            details: "")
-        }
-      return JUnitReport.TestCase(
+      rows: rows, tally: tally, seconds: JSONNumber(seconds), shard: OrNull(nil))
+    let elapsed = CheckReport.formatDuration(Duration(secondsOrZero: seconds))
+    let text =
+      [tally.summary(elapsed: "\(parts.count) shards, \(elapsed) of checking in all")]
+      + tally.problems()
+    let cases = rows.enumerated().map { position, row in
+      JUnitReport.TestCase(
         name: "\(row.target) (seed \(row.seed))", className: "racecheck.demo",
-        time: Duration(secondsOrZero: row.seconds.value), outcome: outcome, output: nil)
+        time: Duration(secondsOrZero: row.seconds.value),
+        outcome: tally.junitOutcome(ofRun: position), output: nil)
     }
     return (
-      agreed == rows.count ? .success : .failureFound, document, text,
+      tally.status, document, text,
       JUnitReport(name: "racecheck demo", cases: cases, timestamp: Date())
     )
   }

@@ -1,5 +1,6 @@
 import Foundation
 import RaceCheckEngine
+import Synchronization
 
 /// `racecheck workload <name>`: many clients against a running system for a while, faults injected, the one history checked.
 enum WorkloadCommand {
@@ -115,12 +116,11 @@ enum WorkloadCommand {
   }
 
   /// Whether the `--history` file was written, set from the workload's thread before the check.
-  private final class HistoryWriting: @unchecked Sendable {
-    private let lock = NSLock()
-    private var written: Bool?
+  private final class HistoryWriting: Sendable {
+    private let written = Mutex<Bool?>(nil)
 
-    func set(_ value: Bool) { lock.withLock { written = value } }
-    var value: Bool? { lock.withLock { written } }
+    func set(_ value: Bool) { written.withLock { $0 = value } }
+    var value: Bool? { written.withLock { $0 } }
   }
 }
 

@@ -10,7 +10,8 @@ import RaceCheckEngine
 /// CommandLineDriver.main(targets: [Target(cacheSpec, summary: "the locked cache", expectation: .pass)])
 /// ```
 ///
-/// The commands are `list`, `run`, `replay`, `demo`, `bench` and `help`; `ExitStatus` documents what each exit status means.
+/// The commands are `list`, `run`, `explore`, `replay`, `check`, `workload`, `demo`, `merge`,
+/// `bench` and `help`; `ExitStatus` documents what each exit status means.
 public struct CommandLineDriver: Sendable {
   /// The targets the commands can name.
   package var targets: [Target]

@@ -198,7 +198,7 @@ struct ReplayJSON: Encodable {
   }
 }
 
-/// `racecheck demo --json`: one row per target and seed, and the tally.
+/// `racecheck demo --json`: one row per target and seed, each target's judgement, and the tally of targets.
 struct DemoJSON: Codable {
   struct Row: Codable {
     /// The row's place in the whole demo, from 0, sharded or not.
@@ -208,7 +208,12 @@ struct DemoJSON: Codable {
     var verdict: Verdict
     var expectedDiagnosis: OrNull<BugPattern>
     var diagnosis: OrNull<BugPattern>
+    /// Whether this run reached the expected verdict and named an expected bug.
     var agrees: Bool
+    /// The run's judgement by the catalogue's contract: `agrees`, `unsettled` or `wrong`.
+    var judgement: String
+    /// Why the run was unsettled or wrong.
+    var reason: OrNull<String>
     var seconds: JSONNumber
     var seed: String
     /// The calls of the minimized failing scenario, for a row that failed: how far shrinking got.
@@ -216,14 +221,43 @@ struct DemoJSON: Codable {
     /// Why the row's search was cut short, for an inconclusive verdict.
     var inconclusive: OrNull<String>
     var specError: OrNull<String>
+
+    /// The run as the tally counts it; an unknown judgement, from another version's file, counts as wrong.
+    var tallied: DemoTally.Run {
+      DemoTally.Run(
+        target: target, seed: seed, expected: expected,
+        expectedText: expectedDiagnosis.value.map { "\(expected.rawValue): \($0.rawValue)" }
+          ?? expected.rawValue,
+        judgement: Expectation.SeedJudgement(name: judgement, reason: reason.value)
+          ?? .wrong(reason: "an unknown judgement, \(judgement)"))
+    }
+  }
+
+  /// A target's judgement over its rows.
+  struct Target: Codable {
+    var target: String
+    var judgement: Expectation.TargetJudgement
   }
 
   var rows: [Row]
+  /// Each target's judgement, in the order of its first row.
+  var targets: [Target]
+  /// The targets that agree with the catalogue.
   var agreed: Int
+  /// The targets checked.
   var total: Int
   var seconds: JSONNumber
   /// The part of the demo these rows are, `K/N`, or null for the whole demo.
   var shard: OrNull<Shard>
+
+  init(rows: [Row], tally: DemoTally, seconds: JSONNumber, shard: OrNull<Shard>) {
+    self.rows = rows
+    targets = tally.targets.map { Target(target: $0.name, judgement: $0.judgement) }
+    agreed = tally.agreed
+    total = tally.targets.count
+    self.seconds = seconds
+    self.shard = shard
+  }
 }
 
 /// `racecheck bench --json`: the measured figures.

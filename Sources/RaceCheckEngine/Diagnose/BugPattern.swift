@@ -64,4 +64,14 @@ extension BugPattern {
 
   /// Whether the pattern names only a family (`data-race`, `lost-update`): what results alone can prove.
   var namesOnlyAFamily: Bool { specificity == 1 }
+
+  /// The family a race on memory belongs to, `data-race`, which a check that sees only results names it by; nil for any other pattern.
+  var family: BugPattern? {
+    switch self {
+    case .unsynchronizedAccess, .concurrentQueueWithoutBarrier, .atomicReferenceNonAtomicContents,
+      .barrierOnGlobalQueue, .escapedLiveStorage:
+      .dataRace
+    default: nil
+    }
+  }
 }

@@ -19,6 +19,7 @@ import CRaceCheckSupport
 /// recorder.beginOperation(thread: 0, index: 2); defer { recorder.endOperation(thread: 0) }
 /// ```
 package final class FlightRecorder: @unchecked Sendable {
+  // @unchecked Sendable: constant fields; the shared struct is accessed with C11 atomics.
   /// Runner-thread slots the recorder has; marks on other slot numbers are ignored.
   package static let threadSlots: Int = Int(RC_FLIGHT_RECORDER_SLOTS)
 

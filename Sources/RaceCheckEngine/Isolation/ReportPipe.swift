@@ -11,6 +11,7 @@ import CRaceCheckSupport
 /// Both ends are close-on-exec; pass ``writeEnd`` to ``ChildProcess/spawn(executable:arguments:environment:fileDescriptors:)``
 /// and then call ``closeWriteEnd()`` so that the parent sees end-of-file when the child dies.
 package final class ReportPipe: @unchecked Sendable {
+  // @unchecked Sendable: `writeEnd` is cleared only before the spawner shares the pipe.
   /// The end the parent reads.
   package let readEnd: Int32
   /// The end the child writes, or -1 once the parent closed its copy.

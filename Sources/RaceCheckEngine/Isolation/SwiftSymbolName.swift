@@ -153,6 +153,7 @@ package enum SwiftSymbolName {
 
   /// The runtime's demangling entry points, looked up once.
   private struct Demangler: @unchecked Sendable {
+    // @unchecked Sendable: C function pointers, set once with `shared` and only read after.
     /// `_swift_backtrace_demangle(name, length, buffer, bufferSize)`: simplified UI form, C++ too.
     typealias Simplified =
       @convention(c) (

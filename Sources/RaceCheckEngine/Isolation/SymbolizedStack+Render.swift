@@ -13,7 +13,7 @@ extension SymbolizedStack {
   /// Fatal error: Index out of range
   ///   #0  NSSafeMutableArray.objectAtIndex(_:)  Fixtures/NSSafeMutableArray.swift:57
   ///       … 5 libdispatch frames (_dispatch_client_callout, _dispatch_lane_barrier_sync_invoke_and_complete, …)
-  ///   #6  StressRunner.runColumn(_:)  Sources/RaceCheck/Runner/StressRunner.swift:88
+  ///   #6  StressRunner.runColumn(_:)  Sources/RaceCheckEngine/Runner/StressRunner.swift:421
   /// ```
   package func render(
     fold: Bool = true, relativeTo directory: String? = FileManager.default.currentDirectoryPath

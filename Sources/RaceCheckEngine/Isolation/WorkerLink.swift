@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -11,11 +12,12 @@ import Foundation
 /// Messages are JSON lines on descriptor ``WorkerJob/messagesDescriptor``; the recorder's
 /// scenario number is the announcement's sequence number, so that after a crash the parent
 /// knows which invocation was running and which calls each thread had in flight.
-package final class WorkerLink: RunObserver, @unchecked Sendable {
+package final class WorkerLink: RunObserver, Sendable {
   /// The shared-memory record of what is in flight.
   package let recorder: FlightRecorder
   private let messages: Int32
-  private var sequence = -1
+  /// The last scenario's sequence number, -1 before the first.
+  private let sequence = Mutex(-1)
 
   /// Creates the link over the descriptors the parent passed down.
   package init(recorder: FlightRecorder, messages: Int32) {
@@ -24,9 +26,12 @@ package final class WorkerLink: RunObserver, @unchecked Sendable {
   }
 
   package func scenarioStarts(_ scenario: Scenario) -> Int {
-    sequence += 1
-    send(.scenario(sequence: sequence, scenario: scenario))
-    return sequence
+    let next = sequence.withLock { sequence in
+      sequence += 1
+      return sequence
+    }
+    send(.scenario(sequence: next, scenario: scenario))
+    return next
   }
 
   package func invocationStarts(scenario sequence: Int, invocation: Int) {

@@ -17,6 +17,7 @@ import Foundation
 /// requests channel: a ``WorkerPool`` starts one ahead of its use. One thread uses a worker at
 /// a time (the pool hands it over whole), hence `@unchecked Sendable`.
 final class WorkerProcess: @unchecked Sendable {
+  // @unchecked Sendable: one thread uses a worker at a time (the pool hands it over whole).
   /// What serving one request came to.
   enum Answer {
     /// The child answered.

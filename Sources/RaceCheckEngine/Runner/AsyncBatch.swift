@@ -102,6 +102,7 @@ struct AsyncBatch<Subject> {
 
   /// The task's records: written by the task, read after the wait or, on a timeout, up to the calls it finished.
   private final class Recorded: @unchecked Sendable {
+    // @unchecked Sendable: read after the task's wait, or below `finished` (atomic) on a timeout.
     let callTimes: UnsafeMutableBufferPointer<Int64>
     let returnTimes: UnsafeMutableBufferPointer<Int64>
     let results: UnsafeMutableBufferPointer<Value>

@@ -1,6 +1,7 @@
 import CRaceCheckInterposer
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Runs another runner's requests so that thread 0 is the process's main thread, for specs that ask for it.
 ///
@@ -62,18 +63,17 @@ final class MainThreadRunner: ScenarioRunning {
 }
 
 /// A request handed to another thread: started once, finished once, waited for by the thread that handed it over.
-private final class HandOff: @unchecked Sendable {
-  private let lock = NSLock()
+private final class HandOff: Sendable {
   private let finished = DispatchSemaphore(value: 0)
   private let started = DispatchSemaphore(value: 0)
-  private var state: State = .waiting
-  private var result: Result<RunResult, RunError>?
+  private let state = Mutex<State>(.waiting)
+  private let result = Mutex<Result<RunResult, RunError>?>(nil)
 
   private enum State { case waiting, running, abandoned }
 
   /// Marks the work started; false when the hand-off was abandoned first.
   func start() -> Bool {
-    let starts = lock.withLock {
+    let starts = state.withLock { state in
       guard state == .waiting else { return false }
       state = .running
       return true
@@ -83,7 +83,7 @@ private final class HandOff: @unchecked Sendable {
   }
 
   func finish(_ result: Result<RunResult, RunError>) {
-    lock.withLock { self.result = result }
+    self.result.withLock { $0 = result }
     finished.signal()
   }
 
@@ -91,7 +91,7 @@ private final class HandOff: @unchecked Sendable {
   func wait(startingWithin deadline: Duration) -> Result<RunResult, RunError>? {
     if started.wait(timeout: .now() + max(deadline, .nanoseconds(1)).dispatchInterval) == .timedOut
     {
-      let abandoned = lock.withLock {
+      let abandoned = state.withLock { state in
         guard state == .waiting else { return false }
         state = .abandoned
         return true
@@ -100,6 +100,6 @@ private final class HandOff: @unchecked Sendable {
       started.wait()
     }
     finished.wait()
-    return lock.withLock { result }
+    return result.withLock { $0 }
   }
 }

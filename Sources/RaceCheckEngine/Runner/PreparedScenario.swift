@@ -1,5 +1,5 @@
 /// A scenario bound to a spec: each call resolved to its operation and its model-side step.
-package struct PreparedScenario<Subject, Model: Hashable & Sendable>: @unchecked Sendable {
+package struct PreparedScenario<Subject, Model: Hashable & Sendable>: Sendable {
   struct Call {
     let perform: @Sendable (Subject, [Value]) throws -> Value
     /// The call itself when it is `async` and may be awaited from a task that makes others (``AsyncBatch``).

@@ -12,6 +12,7 @@ import Synchronization
 /// overlap; blocking after a short spin keeps the barrier cheap when threads outnumber
 /// cores and a waiter's partner is not even running.
 final class SpinBarrier: @unchecked Sendable {
+  // @unchecked Sendable: atomics, and a pthread mutex and condition for the waits.
   private let parties: Int
   private let spinLimit: Int
   /// Whether a spinning waiter yields its CPU now and then, for a partner that may be waiting to run on the same CPU.

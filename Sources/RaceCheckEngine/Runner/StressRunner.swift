@@ -9,6 +9,7 @@ import Foundation
 /// barrier, each after a small random spin so that their operations line up in
 /// different ways from one invocation to the next.
 package final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecked Sendable {
+  // @unchecked Sendable: the start and finish barriers order each invocation's accesses.
   /// What running one scenario found.
   package struct Result {
     /// The number of invocations run.
@@ -478,7 +479,7 @@ private final class StressColumnSlot {
 }
 
 /// An operation threw instead of returning: the spec is broken, not the subject.
-package struct OperationError: Error, CustomStringConvertible, @unchecked Sendable {
+package struct OperationError: Error, CustomStringConvertible, Sendable {
   /// The call that threw.
   package var call: Scenario.Call
   /// What it threw.

@@ -32,7 +32,7 @@ extension SanitizerRace {
       race: SanitizerRace(
         address: UInt(record.accesses.0.address), later: access(record.accesses.0, race.second),
         earlier: access(record.accesses.1, race.first)),
-      diagnosis: race.diagnosis)
+      diagnosis: Diagnoser.diagnose(.race(race)))
   }
 
   /// Whether both of `record`'s accesses were made by racecheck's own code, symbolizing their stacks through `stacks`.
@@ -62,7 +62,7 @@ extension SanitizerRace {
   /// Every mode puts a race named only by family after a failure that may name more: the
   /// results of the same run, a crash, or the scheduler's own account.
   static func namesItsBug(_ record: rc_race_record) -> Bool {
-    dataRace(of: record).diagnosis.pattern != .dataRace
+    Diagnoser.diagnose(.race(dataRace(of: record))).pattern != .dataRace
   }
 
   /// The race `record` reports, with what guarded each access: the name comes from ``DataRace``, as in schedule mode.

@@ -330,6 +330,7 @@ extension ControlledScheduler {
 ///
 /// Sendable because the table never changes after `init`: each thread only reads it.
 final class InterposerHooks: @unchecked Sendable {
+  // @unchecked Sendable: the table never changes after `init`; threads only read it.
   private let table: UnsafeMutablePointer<rc_interposer_hooks>
 
   /// Points at `scheduler`, without keeping it: its threads, which use the table, end before it does.

@@ -16,6 +16,7 @@ import RaceCheckSync
 /// The primitives' semantics live here: queue admission in GCD's order, lock ownership,
 /// and the vector clocks that find accesses no primitive orders.
 final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
+  // @unchecked Sendable: one thread runs at a time; each semaphore hand-off orders its steps.
   /// What a thread waits for before its next step can run.
   enum Wait {
     case none
@@ -54,6 +55,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
 
   /// One controlled thread; only the thread the scheduler picked touches it, so hand-offs order every access.
   final class ControlledThread: @unchecked Sendable {
+    // @unchecked Sendable: only the picked thread touches it; hand-offs order the accesses.
     let id: Int
     let name: String
     let semaphore = DispatchSemaphore(value: 0)
@@ -1001,6 +1003,7 @@ private func address(of object: AnyObject) -> UInt {
 
 /// Carries a value to a thread the scheduler starts: the hand-off orders every access, which the compiler cannot see.
 struct UncheckedBox<Value>: @unchecked Sendable {
+  // @unchecked Sendable: the scheduler's hand-off to the receiving thread orders accesses.
   let value: Value
   init(_ value: Value) { self.value = value }
 }

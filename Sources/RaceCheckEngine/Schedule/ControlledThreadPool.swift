@@ -15,6 +15,7 @@ import Synchronization
 final class ControlledThreadPool: Sendable {
   /// A parked thread and the life it runs next.
   private final class Worker: @unchecked Sendable {
+    // @unchecked Sendable: `life` is written before `wake` is signalled and read after the wait.
     let wake = DispatchSemaphore(value: 0)
     /// Written before `wake` is signalled, read after it is waited for; nil tells the thread to end.
     var life: (() -> Void)?
@@ -83,6 +84,7 @@ final class ControlledThreadPool: Sendable {
 /// Schedules run one after another and only one controlled thread runs at a time, so the
 /// layouts need no lock.
 final class ScheduleResources: @unchecked Sendable {
+  // @unchecked Sendable: schedules, and their controlled threads, run one at a time.
   /// The threads controlled threads run on.
   let threads = ControlledThreadPool()
   /// The CPUs they may run on, read once: asking the kernel every schedule costs a system call.

@@ -134,6 +134,7 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
 
   /// What the controlled threads of one schedule record; only the running thread touches it.
   private final class State: @unchecked Sendable {
+    // @unchecked Sendable: only the running controlled thread touches it; hand-offs order it.
     var record: InvocationRecord
     var returned: [Bool]
     var time: Int64 = 0

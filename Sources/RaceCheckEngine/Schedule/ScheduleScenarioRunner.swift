@@ -134,23 +134,16 @@ package final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>:
     var diagnosis: Diagnosis?
     if let deadlock = outcome.deadlock {
       evidence = .deadlock(history)
-      diagnosis = deadlock.diagnosis
+      diagnosis = Diagnoser.diagnose(.deadlock(deadlock))
     } else if outcome.cutOff {
       evidence = .stepBound(history)
-      diagnosis = Diagnosis(
-        .unclassified,
-        evidence: "the schedule ran past \(settings.maxSteps) scheduling points without finishing: "
-          + "a spin loop or a livelock")
+      diagnosis = Diagnoser.diagnose(.stepBound(maxSteps: settings.maxSteps))
     } else if let race = outcome.race {
       evidence = .dataRace(history)
-      diagnosis = race.diagnosis
+      diagnosis = Diagnoser.diagnose(.race(race))
     } else if spec.isExploration, let failures = failedExpectations(of: outcome) {
       evidence = .failedExpectation(history, failures)
-      diagnosis = Diagnosis(
-        .unclassified,
-        evidence: failures.count == 1
-          ? "an expectation failed in this schedule: \(failures[0])"
-          : "\(failures.count) expectations failed in this schedule, first: \(failures[0])")
+      diagnosis = Diagnoser.diagnose(.failedExpectations(failures))
     } else if let report {
       // A race on state the scheduler does not see, which the sanitizer does.
       (evidence, diagnosis) = sanitizerFailure(

@@ -10,6 +10,8 @@ extension CheckSession {
 
   /// Names the bug the minimized failure shows, from its evidence alone, or says `unclassified`.
   ///
+  /// It takes steps 3 to 7 of the order ``Diagnoser`` documents: a crash, an actor's
+  /// reentrancy, the results, whether the failure needs threads, a barrier GCD ignored.
   /// An experiment on the scenario runs `experimentBudget` invocations, by default the plain budget.
   func diagnose(
     _ failure: ObservedFailure, of scenario: Scenario, index: Int, experimentBudget: Int? = nil
@@ -63,14 +65,9 @@ extension CheckSession {
         break
       }
     }
-    // The results show only the family of a race or a lost update; a barrier the scheduler saw GCD ignore names it.
-    if diagnosis.pattern.namesOnlyAFamily,
-      let barrier = failure.schedule?.findings.first(where: { $0.pattern == .barrierOnGlobalQueue })
-    {
-      diagnosis = Diagnosis(
-        .barrierOnGlobalQueue, evidence: diagnosis.evidence + "; and " + barrier.evidence)
-    }
-    return Diagnosed(failure: failure, diagnosis: diagnosis)
+    return Diagnosed(
+      failure: failure,
+      diagnosis: Diagnoser.refine(diagnosis, findings: failure.schedule?.findings ?? []))
   }
 
   /// What `scenario`'s parallel calls do when made one after another, in each order the threads allow (see ``SequentialFailure``).

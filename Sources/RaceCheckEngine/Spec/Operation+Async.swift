@@ -233,6 +233,7 @@ extension CompletionWait {
 
 /// A subject handed to the task that calls it: the subject is shared between threads on purpose, since it is what the check tests.
 struct Shared<Subject>: @unchecked Sendable {
+  // @unchecked Sendable: shared on purpose: whether that is safe is what the check tests.
   let value: Subject
 
   init(_ value: Subject) { self.value = value }

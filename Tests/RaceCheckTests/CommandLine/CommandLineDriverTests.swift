@@ -434,7 +434,7 @@ extension RaceCheckTestSuite {
         "demo", "--scenarios", "2", "--invocations", "20", "--repro-dir", directory.path, "--json",
       ])
       let document = try #require(result.jsonObject)
-      #expect(Set(document.keys) == ["rows", "agreed", "total", "seconds", "shard"])
+      #expect(Set(document.keys) == ["rows", "targets", "agreed", "total", "seconds", "shard"])
       let rows = try #require(document["rows"] as? [[String: Any]])
       #expect(
         rows.map { $0["target"] as? String } == ["LockedCounter", "RacyCounter", "StuckCounter"])
@@ -442,9 +442,11 @@ extension RaceCheckTestSuite {
         #expect(
           Set(row.keys).isSuperset(of: [
             "index", "target", "expected", "verdict", "expectedDiagnosis", "diagnosis", "agrees",
-            "seconds", "seed", "minimizedOperations",
+            "judgement", "reason", "seconds", "seed", "minimizedOperations",
           ]))
       }
+      let targets = try #require(document["targets"] as? [[String: Any]])
+      #expect(targets.map { $0["target"] as? String } == rows.map { $0["target"] as? String })
       // StuckCounter fails in every run (RacyCounter's lost update needs its interleaving,
       // which 40 invocations may miss): its row says how many calls its minimized scenario kept.
       let stuck = try #require(rows.first { $0["target"] as? String == "StuckCounter" })
@@ -478,6 +480,46 @@ extension RaceCheckTestSuite {
         driver: driver)
       #expect(result.status == 1)
       #expect(result.output.contains("1 of 2 targets agree with the catalogue"))
+    }
+
+    @Test func demoOverSeedsFailsWhenABugIsFoundOnNoneAndPrintsEachUnsettledRun() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      // A correct counter said to lose updates, and a millisecond for a million invocations:
+      // every search is cut short, so no seed is wrong and none finds the bug.
+      var mislabelled = CLI.locked
+      mislabelled.expectation = .fail(.nonAtomicCompoundUpdate)
+      let result = CLI.invoke(
+        [
+          "demo", "--seeds", "1,2", "--invocations", "1000000", "--time", "0.001",
+          "--repro-dir", directory.path,
+        ], driver: CLI.driver(targets: [mislabelled]))
+      #expect(result.status == 1, "\(result.output)")
+      #expect(
+        result.outputLines.filter { $0.hasPrefix("Unsettled: LockedCounter with seed 0x") }.count
+          == 2, "\(result.output)")
+      #expect(
+        result.outputLines.contains(
+          "Not found: LockedCounter: no seed found and named fail: non-atomic-compound-update"),
+        "\(result.output)")
+      #expect(!result.output.contains("Disagrees:"), "\(result.output)")
+    }
+
+    @Test func demoOfACorrectTargetCutShortOnEverySeedExitsInconclusive() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      let result = CLI.invoke(
+        [
+          "demo", "--seeds", "1,2", "--invocations", "1000000", "--time", "0.001",
+          "--repro-dir", directory.path, "--json",
+        ], driver: CLI.driver(targets: [CLI.locked]))
+      #expect(result.status == 3, "\(result.output)")
+      let document = try #require(result.jsonObject)
+      let targets = try #require(document["targets"] as? [[String: Any]])
+      #expect(targets.first?["judgement"] as? String == "unsettled")
+      let rows = try #require(document["rows"] as? [[String: Any]])
+      #expect(rows.allSatisfy { $0["judgement"] as? String == "unsettled" })
+      #expect(document["agreed"] as? Int == 0)
     }
 
     @Test func demoInScheduleModeComparesWithTheExpectationWhenNoneIsGivenForTheMode() throws {

@@ -3,43 +3,63 @@ import Foundation
 import RaceCheck
 import Testing
 
-/// The seeds the fixtures are checked with; the demo's verdicts must hold for each.
+/// The seeds the tests that look at one row's evidence check it with.
 let catalogueSeeds: [UInt64] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
 
-/// The rows of `async` code (29 to 33), whose every call runs in a task of its own.
+/// The first row of each expectation, a verdict with its diagnosis, among `fixtures`: what the tests check every mode with.
 ///
-/// A default check of one costs 5 to 15 s, ten times a lock-based row's; the tests check
-/// them with the first three seeds, and `racecheck demo --seeds 1,…,10` with all ten.
-let asyncRows: ClosedRange<Int> = 29...33
-
-/// The rows about Thread Sanitizer's evidence (37 to 40), whose subject is a sanitized build.
-///
-/// CI checks them on all ten seeds in a `--sanitize=thread` build (`.ci/run`); the tests check
-/// their plain-build verdicts with the first three seeds.
-let sanitizerRows: ClosedRange<Int> = 37...40
-
-/// The seeds row `row` is checked with in the tests.
-func catalogueSeeds(forRow row: Int) -> [UInt64] {
-  asyncRows.contains(row) || sanitizerRows.contains(row)
-    ? Array(catalogueSeeds.prefix(3)) : catalogueSeeds
+/// The sweep of every row over several seeds is an acceptance run of the product, `racecheck
+/// demo --seeds …` in CI (`.ci/run`), judged by the same contract; the tests keep one row of each
+/// verdict and each diagnosis, so that every expectation the catalogue has is checked here too.
+func representativeRows(
+  of fixtures: [Fixture], expectation: (Target) -> RaceCheck.Expectation?
+) -> [Int] {
+  var seen: Set<RaceCheck.Expectation> = []
+  return fixtures.sorted { $0.row < $1.row }.compactMap { fixture in
+    let target = Catalogue.withModeExpectations([fixture.target])[0]
+    guard let expected = expectation(target) else { return nil }
+    return seen.insert(expected).inserted ? fixture.row : nil
+  }
 }
 
 extension RaceCheckTestSuite {
   @Suite
   struct CatalogueTests {
-    @Test(arguments: Catalogue.fixtures.map(\.row))
-    func fixtureNeverGetsAWrongVerdictAndIsFound(row: Int) throws {
-      let fixture = try #require(Catalogue.fixtures.first { $0.row == row })
+    /// Every row stress mode checks, in this process or in an isolated child.
+    static let fixtures = Catalogue.fixtures + Catalogue.isolatedFixtures
+
+    /// One row of each stress expectation.
+    static let rows = representativeRows(of: fixtures) { $0.stressExpectation }
+
+    @Test func theRowsCoverEveryStressExpectation() {
+      let all = Set(
+        Catalogue.withModeExpectations(Self.fixtures.map(\.target)).compactMap(\.stressExpectation))
+      let covered = Set(
+        Self.rows.compactMap { row in
+          Self.fixtures.first { $0.row == row }.flatMap {
+            Catalogue.withModeExpectations([$0.target])[0].stressExpectation
+          }
+        })
+      #expect(covered == all)
+      #expect(Self.rows.count == all.count)
+    }
+
+    @Test(arguments: rows)
+    func rowReachesItsVerdictOnSeedOne(row: Int) throws {
+      let fixture = try #require(Self.fixtures.first { $0.row == row })
       // In a --sanitize=thread build the data races are expected by their specific names.
-      let expectation = try #require(
-        Catalogue.withModeExpectations([fixture.target]).first?.stressExpectation)
-      let reports = catalogueSeeds(forRow: row).map { seed in
-        var configuration = Configuration.demo(seed: seed)
-        configuration.reproDirectory = FileManagerTemporary.directory
-        return (seed, fixture.target.checkable.check(configuration))
-      }
+      let target = Catalogue.withModeExpectations([fixture.target])[0]
+      let expectation = try #require(target.stressExpectation)
+      var configuration = Configuration.demo(seed: 1)
+      configuration.reproDirectory = FileManagerTemporary.directory
+      let isolated = Catalogue.isolatedFixtures.contains { $0.row == row }
+      let report =
+        isolated
+        ? target.check(
+          configuration, worker: WorkerCommand(executable: try BuildProducts.path(of: "racecheck")))
+        : target.checkable.check(configuration)
       CatalogueVerdicts.expectHonest(
-        row: row, name: fixture.target.name, expectation: expectation, reports: reports)
+        row: row, name: target.name, expectation: expectation, reports: [(1, report)])
     }
 
     @Test func lockArrayInsertAtCountIsFoundFromOneThread() throws {

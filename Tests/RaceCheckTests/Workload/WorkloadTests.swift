@@ -15,12 +15,23 @@ extension RaceCheckTestSuite {
     }
 
     /// A store whose append reads, then writes in a second step: concurrent appends lose updates.
+    ///
+    /// The first append waits, between its read and its write, until a second append has read
+    /// too, so the two write over the same old value and one suffix is lost on every run,
+    /// however the clients get the cores. (The second comes from another client: the first's
+    /// client is waiting.)
     final class SplitAppendStore: Sendable {
       let values = Mutex<[String: String]>([:])
+      let appends = Atomic<Int>(0)
+      let secondAppendRead = DispatchSemaphore(value: 0)
       func get(_ key: String) -> String { values.withLock { $0[key, default: ""] } }
       func append(_ key: String, _ suffix: String) {
         let old = get(key)
-        usleep(50)
+        switch appends.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue {
+        case 1: secondAppendRead.wait()
+        case 2: secondAppendRead.signal()
+        default: break
+        }
         values.withLock { $0[key] = old + suffix }
       }
     }
@@ -76,7 +87,10 @@ extension RaceCheckTestSuite {
       #expect(report.history.operations.count == 4_000)
       #expect(report.unknownOperations == 0)
       #expect(report.history.model == "kv")
-      #expect(Set(report.history.operations.map(\.process)) == [0, 1, 2, 3])
+      // Which clients made calls is the cores' choice: on a busy machine one may finish its
+      // share of the calls before another runs. Each call is a client's, and one made calls.
+      let processes = Set(report.history.operations.map(\.process))
+      #expect(!processes.isEmpty && processes.isSubset(of: [0, 1, 2, 3]))
     }
 
     @Test func lostUpdatesAreFound() throws {
