@@ -81,7 +81,10 @@ public struct Expectation: Hashable, Sendable {
   /// The check must claim neither a pass nor a failure: the mode cannot see what the target's correctness rests on.
   public static let inconclusive = Expectation(verdict: .inconclusive, diagnosis: nil)
 
-  /// The target must fail, whatever the diagnosis: a workload's history must be found not linearizable.
+  /// The target must fail, whatever the diagnosis: for a ``WorkloadTarget``, whose history must be found not linearizable.
+  ///
+  /// A spec's target names the bug it must be diagnosed with, with ``fail(_:or:)``: the
+  /// demo's judgement of a row counts a failure named otherwise as wrong.
   public static let fail = Expectation(verdict: .fail, diagnosis: nil)
 
   /// The target must fail with `diagnosis`, or with one of `otherBugs` when it has several.
