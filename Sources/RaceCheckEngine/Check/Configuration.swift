@@ -1,4 +1,8 @@
-/// How a check runs: the seed, the scenario shape and the budgets.
+/// How a spec's check runs: the seed, the scenario shape, stress or schedule mode, and the budgets.
+///
+/// Each kind of check has one settings value, and a knob two kinds share has one name:
+/// a spec's check takes this one, `explore` a ``Configuration/Exploration`` and a workload a
+/// ``Configuration/Workload``, both nested here.
 ///
 /// The shape is Lincheck's: 2 threads of 5 operations, 5 before and 5 after. The budget,
 /// 30 scenarios of 500 overlapping invocations each, is measured to find every bug of
@@ -8,6 +12,7 @@
 ///
 /// ```swift
 /// check(spec, configuration: Configuration(seed: 0x5EED, scenarios: 20))
+/// check(spec, configuration: Configuration(seed: 0x5EED, mode: .schedule(strategy: .dpor)))
 /// ```
 public struct Configuration: Hashable, Sendable, Codable {
   /// The sizes of a scenario's three parts.

@@ -26,6 +26,10 @@
 /// }
 /// ```
 ///
+/// Its settings are one ``Configuration/Exploration``: `explore(configuration:
+/// Configuration.Exploration(strategy: .dpor)) { … }` runs one schedule of every class of
+/// equivalent interleavings, and its pass is a proof for the body.
+///
 /// - Parameters:
 ///   - name: The name reports and repro files use; the call's file and line when nil.
 ///   - configuration: The strategy, the budget, the seed and the isolation.
