@@ -30,12 +30,14 @@ public enum CachedStoreWorkloads {
       }
     }
     return Workload(
-      spec, clients: 10, limit: .operations(5_000), operationTimeout: .seconds(2),
-      weights: ["get": 4])
+      spec,
+      configuration: Configuration.Workload(
+        clients: 10, limit: .operations(5_000), operationTimeout: .seconds(2),
+        weights: ["get": 4]))
   }
 
   private static func target(
-    _ variant: CachedStore.Variant, name: String, expectation: Verdict
+    _ variant: CachedStore.Variant, name: String, expectation: Expectation
   ) -> WorkloadTarget {
     WorkloadTarget(
       name,

@@ -44,18 +44,21 @@ public enum EtcdWorkloads {
         try await client.put(key, value)
       }
     }
+    let nemesis =
+      serializableReads
+      ? Nemesis.pauses(of: cluster.faultTargets, every: .seconds(1), lasting: .seconds(1))
+      : Nemesis(
+        targets: cluster.faultTargets,
+        randomly: [.pause(.seconds(1)), .kill(restartAfter: .seconds(1))], every: .seconds(1))
     return Workload(
-      spec, clients: 10, limit: .duration(.seconds(20)), operationTimeout: .seconds(5),
-      nemesis: serializableReads
-        ? .pauses(of: cluster.faultTargets, every: .seconds(1), lasting: .seconds(1))
-        : Nemesis(
-          targets: cluster.faultTargets,
-          randomly: [.pause(.seconds(1)), .kill(restartAfter: .seconds(1))], every: .seconds(1)),
-      weights: ["get": 2])
+      spec,
+      configuration: Configuration.Workload(
+        clients: 10, limit: .duration(.seconds(20)), operationTimeout: .seconds(5),
+        nemesis: nemesis, weights: ["get": 2]))
   }
 
   private static func target(
-    name: String, serializableReads: Bool, expectation: Verdict
+    name: String, serializableReads: Bool, expectation: Expectation
   ) -> WorkloadTarget {
     WorkloadTarget(
       name,

@@ -80,7 +80,7 @@ extension Checkable {
     let spec = spec
     let generator = ScenarioGenerator(spec: spec, shape: shape)
     let runner = ScheduleScenarioRunner(
-      spec: spec, settings: ScheduleSettings(schedulesPerScenario: 100))
+      spec: spec, settings: ScheduleSettings(schedules: 100))
     let started = MonotonicInstant.now()
     let deadline = Deadline.after(duration, from: started)
     var schedules = 0
@@ -128,7 +128,7 @@ extension Checkable {
     let runner = ScheduleScenarioRunner(spec: spec, settings: settings)
     let request = RunRequest(
       scenario: generator.scenario(seed: 0xBE7C, index: index), seed: UInt64(index),
-      invocations: settings.schedulesPerScenario, untilFirstFailure: false)
+      invocations: settings.schedules, untilFirstFailure: false)
     guard let result = try? runner.run(request) else {
       return ScenarioExploration(schedules: 0, failed: true, complete: false)
     }

@@ -98,7 +98,7 @@ enum DemoCommand {
     let seedList = seeds ?? [seed ?? defaultSeed]
     let schedule = try ScheduleOptions.settings(from: parsed)
     var base = schedule == nil ? defaults : scheduleDefaults
-    base.schedule = schedule
+    base.scheduleSettings = schedule
     base.scenarios = try parsed.integer("--scenarios", atLeast: 1) ?? base.scenarios
     base.invocations = try parsed.integer("--invocations", atLeast: 1) ?? base.invocations
     base.timeLimit = try parsed.duration("--time")

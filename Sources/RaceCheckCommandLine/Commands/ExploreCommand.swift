@@ -21,7 +21,7 @@ enum ExploreCommand {
     options: options,
     discussion: [
       "A body to explore (Exploration in the library) runs once per schedule, in schedule mode:",
-      "a random walk of \(ScheduleSettings.exploration.schedulesPerScenario) schedules unless",
+      "a random walk of \(ScheduleSettings.exploration.schedules) schedules unless",
       "--strategy and --schedules say otherwise. A schedule fails on an expectation that fails,",
       "an error the body throws, a crash, a deadlock, a data race or a schedule that never ends;",
       "the report shows it shrunk to the fewest preemptions that fail alike. With --strategy dpor",

@@ -30,7 +30,7 @@ enum ListCommand {
       if !targets.isEmpty { context.print("") }
       let rows =
         [["workload", "expected", "summary"]]
-        + workloads.map { [$0.name, $0.expectation?.rawValue ?? "—", $0.summary] }
+        + workloads.map { [$0.name, describe($0.expectation), $0.summary] }
       TextTable.render(rows).forEach(context.print)
     }
     return .success

@@ -41,13 +41,13 @@ enum ReductionBenchCommand {
         target.isExploration ? (body.shape, body.scenarios) : (Benchmarks.twoByThree, scenarios)
       let reduced = target.checkable.explorations(
         shape: shape, scenarios: scenarios,
-        settings: ScheduleSettings(strategy: .dpor, schedulesPerScenario: cap))
+        settings: ScheduleSettings(strategy: .dpor, schedules: cap))
       let full = reduced.enumerated().map { index, reduced in
         target.checkable.exploration(
           shape: shape, scenario: index,
           settings: ScheduleSettings(
             strategy: .exhaustive, preemptionBound: unboundedPreemptions,
-            schedulesPerScenario: reduced.complete
+            schedules: reduced.complete
               ? max(cap, factor * reduced.schedules + 1) : cap))
       }
       let row = ReductionBenchJSON.Row(target: name, full: full, reduced: reduced)

@@ -163,7 +163,8 @@ enum RunCommand {
     configuration.reproDirectory = parsed.value("--repro-dir")
     configuration.isolated = !parsed.flag("--no-isolation")
     configuration.hangTimeout = try parsed.duration("--hang-timeout") ?? defaults.hangTimeout
-    configuration.schedule = try ScheduleOptions.settings(from: parsed, exploring: exploring)
+    configuration.scheduleSettings = try ScheduleOptions.settings(
+      from: parsed, exploring: exploring)
     configuration.shard = try parsed.shard("--shard")
     // A body to explore is one scenario of one call: `explore` has no options for more.
     guard parsed.command.name == spec.name else { return configuration }
@@ -188,7 +189,9 @@ enum RunCommand {
     var replayed = report.configuration
     replayed.firstScenario = report.failure?.scenarioIndex ?? replayed.firstScenario
     // A body's failing schedule runs alone, without the search that found it.
-    if let schedule = report.failingSchedule { replayed.schedule?.replayedSchedule = schedule }
+    if let schedule = report.failingSchedule {
+      replayed.scheduleSettings?.replayedSchedule = schedule
+    }
     return replayCommand(
       programName: programName, target: report.target, seed: report.seed, configuration: replayed)
   }
@@ -225,7 +228,7 @@ enum RunCommand {
     if configuration.hangTimeout != defaults.hangTimeout {
       words += ["--hang-timeout", PlainNumber.text(configuration.hangTimeout)]
     }
-    words += ScheduleOptions.words(configuration.schedule, exploring: exploring)
+    words += ScheduleOptions.words(configuration.scheduleSettings, exploring: exploring)
     if let shard = configuration.shard { words += ["--shard", shard.description] }
     return words.map(ShellWord.quoted).joined(separator: " ")
   }

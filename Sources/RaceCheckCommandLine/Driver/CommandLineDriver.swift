@@ -14,14 +14,14 @@ import RaceCheckEngine
 /// `bench` and `help`; `ExitStatus` documents what each exit status means.
 public struct CommandLineDriver: Sendable {
   /// The targets the commands can name.
-  public var targets: [Target]
+  package var targets: [Target]
   /// The workloads `workload` can name.
-  public var workloads: [WorkloadTarget] = []
+  package var workloads: [WorkloadTarget] = []
   /// The name help, errors, hints and replay commands show, such as `racecheck`.
   ///
   /// By default, the running executable's own name (``runningProgramName``), so that the
   /// commands a program prints are ones its user can type.
-  public var programName: String
+  package var programName: String
   /// What `bench` measures, or nil when the program has no benchmarks.
   package var benchmarks: BenchmarkPlan?
   /// The program `run` and `demo` start to check a target in isolation, or nil to check in this process.

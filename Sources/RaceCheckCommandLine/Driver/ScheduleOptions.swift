@@ -61,8 +61,8 @@ enum ScheduleOptions {
     settings.depth = try parsed.integer("--depth", atLeast: 1) ?? settings.depth
     settings.preemptionBound =
       try parsed.integer("--preemptions", atLeast: 0) ?? settings.preemptionBound
-    settings.schedulesPerScenario =
-      try parsed.integer("--schedules", atLeast: 1) ?? settings.schedulesPerScenario
+    settings.schedules =
+      try parsed.integer("--schedules", atLeast: 1) ?? settings.schedules
     if let text = parsed.valueIfOffered(scheduleOption.name) {
       do throws(ScheduleChoices.ParseError) {
         settings.replayedSchedule = try ScheduleChoices(parsing: text)
@@ -96,8 +96,8 @@ enum ScheduleOptions {
     if settings.strategy == .exhaustive, settings.preemptionBound != defaults.preemptionBound {
       words += ["--preemptions", String(settings.preemptionBound)]
     }
-    if settings.schedulesPerScenario != defaults.schedulesPerScenario {
-      words += ["--schedules", String(settings.schedulesPerScenario)]
+    if settings.schedules != defaults.schedules {
+      words += ["--schedules", String(settings.schedules)]
     }
     if exploring, let schedule = settings.replayedSchedule, !schedule.choices.isEmpty {
       words += [scheduleOption.name, schedule.description]

@@ -45,10 +45,11 @@ extension HTMLReport {
     facts.append(.code("seed", "Seed", Configuration.formatSeed(report.seed)))
     facts.append(
       .text(
-        "mode", "Mode", report.configuration.schedule.map { "schedule (\($0.summary))" } ?? "stress"
+        "mode", "Mode",
+        report.configuration.scheduleSettings.map { "schedule (\($0.summary))" } ?? "stress"
       ))
     if let failure = report.failure {
-      let run = report.configuration.schedule == nil ? "invocation" : "schedule"
+      let run = report.configuration.scheduleSettings == nil ? "invocation" : "schedule"
       facts.append(
         .text(
           "found", "Found",

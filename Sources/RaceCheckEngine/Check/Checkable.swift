@@ -97,8 +97,8 @@ extension Checkable {
       throw .scenarioMismatch(path: "", error)
     }
     var configuration = repro.configuration
-    if repro.schedule != nil, configuration.schedule == nil {
-      configuration.schedule = ScheduleSettings()
+    if repro.schedule != nil, configuration.scheduleSettings == nil {
+      configuration.scheduleSettings = ScheduleSettings()
     }
     // Whatever the failure was, the replayed scenario may now crash or hang instead: with a
     // worker, it runs in a child as `run` does, even when the run that recorded it did not.

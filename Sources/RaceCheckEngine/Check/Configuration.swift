@@ -1,4 +1,8 @@
-/// How a check runs: the seed, the scenario shape and the budgets.
+/// How a spec's check runs: the seed, the scenario shape, stress or schedule mode, and the budgets.
+///
+/// Each kind of check has one settings value, and a knob two kinds share has one name:
+/// a spec's check takes this one, `explore` a ``Configuration/Exploration`` and a workload a
+/// ``Configuration/Workload``, both nested here.
 ///
 /// The shape is Lincheck's: 2 threads of 5 operations, 5 before and 5 after. The budget,
 /// 30 scenarios of 500 overlapping invocations each, is measured to find every bug of
@@ -8,6 +12,7 @@
 ///
 /// ```swift
 /// check(spec, configuration: Configuration(seed: 0x5EED, scenarios: 20))
+/// check(spec, configuration: Configuration(seed: 0x5EED, mode: .schedule(strategy: .dpor)))
 /// ```
 public struct Configuration: Hashable, Sendable, Codable {
   /// The sizes of a scenario's three parts.
@@ -84,11 +89,11 @@ public struct Configuration: Hashable, Sendable, Codable {
   /// An inconclusive check (a search cut short by a time limit or by threads that rarely
   /// ran together) is never a quiet pass: by default it records a warning.
   public var requiresConclusiveVerdict: Bool = false
-  /// How to explore schedules in the deterministic schedule mode, or nil for stress mode.
+  /// Whether scenarios run on real threads (`.stress`) or under the controlled scheduler (`.schedule`), with its settings.
   ///
-  /// `invocations` is then unused: ``ScheduleSettings/schedules(forScenario:)`` is the budget
-  /// of each scenario.
-  public var schedule: ScheduleSettings?
+  /// In schedule mode `invocations` is unused: the settings' `schedules` is the budget of
+  /// each scenario.
+  public var mode: Mode
   /// The part of the run this check makes, or nil for the whole run.
   ///
   /// A sharded check runs only the scenarios of its shard (see ``Shard``), and its verdict
@@ -115,7 +120,7 @@ public struct Configuration: Hashable, Sendable, Codable {
     reproDirectory: String? = nil,
     isolated: Bool = true,
     hangTimeout: Duration = .seconds(10),
-    schedule: ScheduleSettings? = nil
+    mode: Mode = .stress
   ) {
     self.seed = seed
     self.shape = shape
@@ -128,7 +133,13 @@ public struct Configuration: Hashable, Sendable, Codable {
     self.reproDirectory = reproDirectory
     self.isolated = isolated
     self.hangTimeout = hangTimeout
-    self.schedule = schedule
+    self.mode = mode
+  }
+
+  /// Schedule mode's settings, or nil in stress mode; setting nil chooses stress mode.
+  package var scheduleSettings: ScheduleSettings? {
+    get { mode.scheduleSettings }
+    set { mode = newValue.map { .schedule($0) } ?? .stress }
   }
 
   /// The seed the run uses: the configured one, else one derived from `name` (FNV-1a).
@@ -166,7 +177,7 @@ extension Configuration {
     if requiresConclusiveVerdict {
       try container.encode(requiresConclusiveVerdict, forKey: .requiresConclusiveVerdict)
     }
-    try container.encodeIfPresent(schedule, forKey: .schedule)
+    try container.encodeIfPresent(scheduleSettings, forKey: .schedule)
     try container.encodeIfPresent(shard, forKey: .shard)
     try container.encodeIfPresent(origin, forKey: .origin)
     if exploresABody { try container.encode(exploresABody, forKey: .exploresABody) }
@@ -195,8 +206,10 @@ extension Configuration {
       ?? defaults.hangTimeout
     requiresConclusiveVerdict =
       try container.decodeIfPresent(Bool.self, forKey: .requiresConclusiveVerdict) ?? false
-    schedule =
-      try container.decodeIfPresent(ScheduleSettings.self, forKey: .schedule) ?? defaults.schedule
+    mode =
+      try container.decodeIfPresent(ScheduleSettings.self, forKey: .schedule).map {
+        .schedule($0)
+      } ?? defaults.mode
     shard = try container.decodeIfPresent(Shard.self, forKey: .shard)
     origin = try container.decodeIfPresent(Origin.self, forKey: .origin)
     exploresABody = try container.decodeIfPresent(Bool.self, forKey: .exploresABody) ?? false
@@ -209,12 +222,12 @@ extension Configuration {
   /// Tests use it so that they check what the demo shows. Shrinking a failure stops after
   /// 3 s with the smallest failing scenario found: enough, on a machine busy with other
   /// work, for a racy failure's scenario to come down to a few calls.
-  public static func demo(seed: UInt64) -> Configuration {
+  package static func demo(seed: UInt64) -> Configuration {
     Configuration(seed: seed, shrinkTimeLimit: .seconds(3))
   }
 
   /// Parses a seed written in decimal or as `0x…` hexadecimal.
-  public static func parseSeed(_ text: String) -> UInt64? {
+  package static func parseSeed(_ text: String) -> UInt64? {
     let trimmed = text.trimmingWhitespace()
     if trimmed.hasPrefix("0x") || trimmed.hasPrefix("0X") {
       return UInt64(trimmed.dropFirst(2), radix: 16)
@@ -223,7 +236,7 @@ extension Configuration {
   }
 
   /// A seed as reports print it: `0x` and 16 hexadecimal digits.
-  public static func formatSeed(_ seed: UInt64) -> String {
+  package static func formatSeed(_ seed: UInt64) -> String {
     let digits = String(seed, radix: 16, uppercase: true)
     return "0x" + String(repeating: "0", count: 16 - digits.count) + digits
   }

@@ -25,14 +25,14 @@ extension Spec: Checkable {
     _ configuration: Configuration, observer: (any RunObserver)?, interruption: Interruption?
   ) -> any ScenarioRunning {
     let runner: any ScenarioRunning =
-      if let settings = configuration.schedule {
+      if let settings = configuration.scheduleSettings {
         ScheduleScenarioRunner(spec: self, settings: settings, observer: observer)
       } else {
         StressScenarioRunner(
           spec: self, observer: observer, shouldStop: { interruption?.signal != nil })
       }
     guard usesMainThread else { return runner }
-    return MainThreadRunner(runner, startsThreadZeroItself: configuration.schedule != nil)
+    return MainThreadRunner(runner, startsThreadZeroItself: configuration.scheduleSettings != nil)
   }
 
   /// Says what makes the spec unusable before anything runs, or nil when it is sound.

@@ -15,7 +15,7 @@ public struct Target: Sendable {
   public var scheduleExpectation: Expectation?
   /// The verdict stress mode expects in a `--sanitize=thread` build, where Thread Sanitizer names more than ``expectation``; nil to use it.
   public var sanitizerExpectation: Expectation?
-  /// The budget `racecheck demo` gives this target instead of ``Configuration/demo(seed:)``'s, for a bug that shows rarely.
+  /// The budget `racecheck demo` gives this target instead of the default one, for a bug that shows rarely.
   public var demoConfiguration: Configuration?
 
   /// The target's name: its spec's, which its reports and repro files carry.
@@ -81,6 +81,12 @@ public struct Expectation: Hashable, Sendable {
   /// The check must claim neither a pass nor a failure: the mode cannot see what the target's correctness rests on.
   public static let inconclusive = Expectation(verdict: .inconclusive, diagnosis: nil)
 
+  /// The target must fail, whatever the diagnosis: for a ``WorkloadTarget``, whose history must be found not linearizable.
+  ///
+  /// A spec's target names the bug it must be diagnosed with, with ``fail(_:or:)``: the
+  /// demo's judgement of a row counts a failure named otherwise as wrong.
+  public static let fail = Expectation(verdict: .fail, diagnosis: nil)
+
   /// The target must fail with `diagnosis`, or with one of `otherBugs` when it has several.
   public static func fail(_ diagnosis: BugPattern, or otherBugs: Set<BugPattern> = [])
     -> Expectation
@@ -91,8 +97,20 @@ public struct Expectation: Hashable, Sendable {
   /// Whether `report` reached this verdict and a diagnosis this expectation accepts.
   public func isMet(by report: CheckReport) -> Bool {
     guard report.verdict == verdict else { return false }
+    if verdict == .fail, diagnosis == nil, otherBugs.isEmpty { return true }
     let found = report.failure?.diagnosis.pattern
     return found == diagnosis || found.map(otherBugs.contains) == true
+  }
+}
+
+extension Expectation {
+  /// Whether a workload's history reached this verdict: `pass` when linearizable, `fail` when not, `inconclusive` when the check could not decide.
+  public func isMet(by report: WorkloadReport) -> Bool {
+    switch report.verdict.verdict {
+    case .linearizable: verdict == .pass
+    case .notLinearizable: verdict == .fail
+    case .unknown: verdict == .inconclusive
+    }
   }
 }
 

@@ -93,7 +93,7 @@ extension Configuration {
   package var exploringABody: Configuration {
     var configuration = self
     configuration.exploresABody = true
-    configuration.schedule = schedule ?? .exploration
+    configuration.scheduleSettings = scheduleSettings ?? .exploration
     configuration.shape = Shape(
       threads: 1, operationsPerThread: 1, initialOperations: 0, postOperations: 0)
     configuration.scenarios = 1

@@ -38,7 +38,7 @@ extension CheckReport {
       "Schedule: \(trace.scheduleString)",
       (configuration.exploresABody ? "The body" : "The minimized scenario")
         + " failed in \(failure.failedInvocations) of \(failure.invocations) schedules.",
-      "Seed: \(Configuration.formatSeed(seed)); \(configuration.schedule?.summary ?? "schedule mode"); "
+      "Seed: \(Configuration.formatSeed(seed)); \(configuration.scheduleSettings?.summary ?? "schedule mode"); "
         + "\(timing(of: failure, counting: "schedule")).",
     ]
     lines += interruptionLines

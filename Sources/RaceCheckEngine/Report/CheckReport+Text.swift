@@ -60,7 +60,7 @@ extension CheckReport: CustomStringConvertible {
       search.contractTraps == 0
       ? ""
       : "; \(search.contractTraps) ended in a trap the spec's requirements allow, and were excused"
-    if configuration.schedule?.strategy == .dpor, search.exhaustedScenarios > 0 {
+    if configuration.scheduleSettings?.strategy == .dpor, search.exhaustedScenarios > 0 {
       let every =
         search.exhaustedScenarios == search.scenarios
         ? "every interleaving of each explored"
@@ -71,9 +71,9 @@ extension CheckReport: CustomStringConvertible {
     if configuration.exploresABody {
       return
         "\(search.invocations) schedule\(search.invocations == 1 ? "" : "s") of the body "
-        + "(\(configuration.schedule?.summary ?? "random walk"))"
+        + "(\(configuration.scheduleSettings?.summary ?? "random walk"))"
     }
-    if configuration.schedule != nil {
+    if configuration.scheduleSettings != nil {
       return "\(scenarios), \(search.invocations) schedules, "
         + "\(search.distinctOutcomes) distinct outcomes\(traps)\(newResultsDescription(of: "schedules"))"
     }
@@ -165,7 +165,7 @@ extension CheckReport: CustomStringConvertible {
   /// The report of a crash, a hang or an early exit of the isolated child.
   private func crashDescription(_ failure: FailureReport, _ crash: CrashEvidence) -> String {
     let how = crash.outcome
-    let scheduled = configuration.schedule != nil
+    let scheduled = configuration.scheduleSettings != nil
     let thread =
       crash.runnerThread.map { "thread \($0), a racecheck thread" }
       ?? (scheduled

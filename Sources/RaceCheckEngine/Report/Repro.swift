@@ -113,7 +113,7 @@ package struct Repro: Hashable, Sendable, Codable {
 
   /// The mode that found the failure, as the file's name and `--mode` say it.
   private var modeName: String {
-    configuration.schedule != nil || schedule != nil ? "schedule" : "stress"
+    configuration.scheduleSettings != nil || schedule != nil ? "schedule" : "stress"
   }
 
   /// `text` with every character but letters, digits, `-` and `_` made `_`.

@@ -1,9 +1,8 @@
 /// How the schedule mode explores interleavings: the strategy, its settings and the budget per scenario.
 ///
 /// ```swift
-/// var configuration = Configuration(seed: 7, scenarios: 20)
-/// configuration.schedule = ScheduleSettings(strategy: .pct, depth: 2)
-/// check(spec, configuration: configuration)
+/// let settings = ScheduleSettings(strategy: .pct, depth: 2)
+/// check(spec, configuration: Configuration(seed: 7, scenarios: 20, mode: .schedule(settings)))
 /// ```
 public struct ScheduleSettings: Hashable, Sendable, Codable {
   /// How the next thread is chosen at each scheduling point.
@@ -24,8 +23,8 @@ public struct ScheduleSettings: Hashable, Sendable, Codable {
   public var depth: Int
   /// The most preemptions an exhaustive search allows in one schedule.
   public var preemptionBound: Int
-  /// The schedules tried per scenario, at most: the first scenarios get fewer (see ``schedules(forScenario:)``), and an exhaustive search may stop earlier.
-  public var schedulesPerScenario: Int
+  /// The schedules tried per scenario, at most: a random or PCT walk gives scenario *i* `10 × (i + 1)` up to this, and an exhaustive search may stop earlier.
+  public var schedules: Int
   /// The most scheduling points in one schedule; a schedule that needs more is cut off as a livelock.
   public var maxSteps: Int
   /// A fault racecheck's own tests make the scheduler commit (``InjectedFault``); nil otherwise.
@@ -38,37 +37,43 @@ public struct ScheduleSettings: Hashable, Sendable, Codable {
   /// Creates settings; the defaults are a random walk of 50 schedules per scenario.
   public init(
     strategy: Strategy = .random, depth: Int = 3, preemptionBound: Int = 2,
-    schedulesPerScenario: Int = 50, maxSteps: Int = 10_000
+    schedules: Int = 50, maxSteps: Int = 10_000
   ) {
     self.strategy = strategy
     self.depth = depth
     self.preemptionBound = preemptionBound
-    self.schedulesPerScenario = schedulesPerScenario
+    self.schedules = schedules
     self.maxSteps = maxSteps
   }
 
   /// The schedules a search gives scenario `index`: a random or PCT walk gives its first scenarios fewer.
   ///
-  /// Scenario `i` gets `10 × (i + 1)` schedules, up to ``schedulesPerScenario``. A scenario
+  /// Scenario `i` gets `10 × (i + 1)` schedules, up to ``schedules``. A scenario
   /// that can fail usually does within its first ten schedules, while the first scenarios,
   /// drawn narrow, often cannot fail at all: the search reaches four scenarios in the
   /// schedules the plain budget gives two. An exhaustive search gets its whole budget every
   /// time, which is what its bound promises.
-  public func schedules(forScenario index: Int) -> Int {
-    guard strategy == .random || strategy == .pct else { return schedulesPerScenario }
-    return min(schedulesPerScenario, Self.firstScenarioSchedules * (index + 1))
+  package func schedules(forScenario index: Int) -> Int {
+    guard strategy == .random || strategy == .pct else { return schedules }
+    return min(schedules, Self.firstScenarioSchedules * (index + 1))
   }
 
   /// The settings a body to explore gets when none are given: a random walk of 1,000 schedules.
   ///
   /// A body is one scenario, so it gets the budget a spec spreads over twenty.
-  public static let exploration = ScheduleSettings(schedulesPerScenario: 1_000)
+  public static let exploration = ScheduleSettings(schedules: 1_000)
 
   /// The schedules the first scenario of a random or PCT search gets; each next one gets as many more.
-  public static let firstScenarioSchedules = 10
+  package static let firstScenarioSchedules = 10
+
+  /// The keys of the settings in a repro file: `schedules` keeps the name files have always used.
+  private enum CodingKeys: String, CodingKey {
+    case strategy, depth, preemptionBound, maxSteps, injectedFault, replayedSchedule
+    case schedules = "schedulesPerScenario"
+  }
 
   /// The strategy and the settings that matter to it, as reports print them.
-  public var summary: String {
+  package var summary: String {
     if replayedSchedule != nil { return "one replayed schedule" }
     switch strategy {
     case .random: return "random walk"
@@ -76,5 +81,26 @@ public struct ScheduleSettings: Hashable, Sendable, Codable {
     case .exhaustive: return "exhaustive, preemption bound \(preemptionBound)"
     case .dpor: return "partial-order reduction"
     }
+  }
+}
+
+extension ScheduleSettings {
+  /// Creates settings with the old name of the schedules per scenario; use `ScheduleSettings(…, schedules:)`.
+  @available(*, deprecated, renamed: "init(strategy:depth:preemptionBound:schedules:maxSteps:)")
+  @_disfavoredOverload
+  public init(
+    strategy: Strategy = .random, depth: Int = 3, preemptionBound: Int = 2,
+    schedulesPerScenario: Int, maxSteps: Int = 10_000
+  ) {
+    self.init(
+      strategy: strategy, depth: depth, preemptionBound: preemptionBound,
+      schedules: schedulesPerScenario, maxSteps: maxSteps)
+  }
+
+  /// The schedules tried per scenario, at most; use ``schedules``.
+  @available(*, deprecated, renamed: "schedules")
+  public var schedulesPerScenario: Int {
+    get { schedules }
+    set { schedules = newValue }
   }
 }

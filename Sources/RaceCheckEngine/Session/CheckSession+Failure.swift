@@ -33,7 +33,7 @@ extension CheckSession {
     var diagnosed = diagnose(
       minimized.failure, of: minimized.scenario, index: index,
       experimentBudget: candidateBudget(perFailure: perMinimizedFailure, of: minimized.failure))
-    if configuration.schedule != nil, minimized.failure.evidence.crash != nil,
+    if configuration.scheduleSettings != nil, minimized.failure.evidence.crash != nil,
       let schedule = diagnosed.failure.evidence.crash?.invocation
     {
       diagnosed.failure.schedule = ScheduleObservation(
@@ -109,7 +109,7 @@ extension CheckSession {
   private func withFewestPreemptions(_ failure: ObservedFailure, of scenario: Scenario, index: Int)
     -> ObservedFailure
   {
-    guard let settings = configuration.schedule, settings.replayedSchedule == nil,
+    guard let settings = configuration.scheduleSettings, settings.replayedSchedule == nil,
       failure.evidence.crash == nil,
       let trace = failure.schedule?.trace, (trace.preemptions ?? 0) > 0
     else { return failure }
@@ -132,7 +132,7 @@ extension CheckSession {
   /// Schedule mode keeps the plain budget: its schedules are seeded, so a candidate that
   /// still fails does so within the same schedules whatever the rate.
   func candidateBudget(perFailure: Int, of failure: ObservedFailure) -> Int {
-    guard configuration.schedule == nil else { return invocationBudget }
+    guard configuration.scheduleSettings == nil else { return invocationBudget }
     return min(8 * invocationBudget, max(minimumCandidateInvocations(for: failure), 5 * perFailure))
   }
 
@@ -214,7 +214,7 @@ extension CheckSession {
       guard let result = try? self.run(request), let found = result.failure,
         found.isSameBug(as: failure, originalProvesARace: provesARace)
       else { return nil }
-      if self.configuration.schedule == nil {
+      if self.configuration.scheduleSettings == nil {
         lastRunToFail = found.evidence.crash.map { ($0.invocation ?? 0) + 1 } ?? result.invocations
         invocationsToFail += lastRunToFail
         failingRuns += 1
@@ -240,7 +240,7 @@ extension CheckSession {
     // the shrinking time and eight times the plain budget allow. Not when the scenario's last
     // failing run failed at once: its candidates passed because they lost the bug.
     shrinker.triesHarder = {
-      guard self.configuration.schedule == nil, !self.isPastShrinkingTime(deadline),
+      guard self.configuration.scheduleSettings == nil, !self.isPastShrinkingTime(deadline),
         lastRunToFail > 2, candidateInvocations < 8 * self.invocationBudget
       else { return false }
       candidateInvocations = min(8 * self.invocationBudget, 2 * candidateInvocations)
@@ -260,7 +260,7 @@ extension CheckSession {
     // Schedules are seeded and a failure's rate among them is what the count says: a few
     // hundred say it as well as the whole budget of a body to explore, at a fraction of the time.
     let budget =
-      configuration.schedule == nil
+      configuration.scheduleSettings == nil
       ? invocationBudget : min(invocationBudget, Self.recountedSchedules)
     guard interruption?.signal == nil,
       let result = try? run(request(scenario, index: index, invocations: budget)),

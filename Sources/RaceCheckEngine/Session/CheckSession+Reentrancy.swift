@@ -63,7 +63,8 @@ extension CheckSession {
           + "\(operation) run alone the scenario still fails")
     }
     // In stress mode a run the deadline cut short reached fewer overlapping invocations.
-    guard configuration.schedule != nil || passing.overlappingInvocations >= alone.invocations
+    guard
+      configuration.scheduleSettings != nil || passing.overlappingInvocations >= alone.invocations
     else {
       return .undecided(
         "the run with the calls of \(operation) alone was cut short after \(passing.invocations) invocations"

@@ -107,7 +107,7 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
           report.search.chanceOfNewResults.add(result.chanceOfNewResults)
           // Partial-order reduction promises every interleaving: a budget that ended first did
           // not, and a replayed schedule, which ends the replay, says nothing of the others.
-          if let settings = configuration.schedule, settings.strategy == .dpor,
+          if let settings = configuration.scheduleSettings, settings.strategy == .dpor,
             settings.replayedSchedule == nil
           {
             if result.exploredEverySchedule {
@@ -122,7 +122,7 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
       report.outcome = outcome(of: error, scenario: scenario)
       return finished(report)
     }
-    if configuration.schedule?.replayedSchedule != nil {
+    if configuration.scheduleSettings?.replayedSchedule != nil {
       // One schedule ran, not the search: its passing proves nothing of the others.
       report.outcome = .inconclusive(
         divergence.map(InconclusiveReason.replayDiverged) ?? .replayedSchedulePassed)
@@ -151,7 +151,7 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
 
   /// The invocations each scenario gets: overlapping invocations in stress mode, schedules in schedule mode.
   var invocationBudget: Int {
-    configuration.schedule?.schedulesPerScenario ?? configuration.invocations
+    configuration.scheduleSettings?.schedules ?? configuration.invocations
   }
 
   /// Tells the progress sink, if any, how far the check has got.
@@ -168,10 +168,10 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
   /// Runs that explain a failure keep the plain budget: schedules are numbered and seeded,
   /// so the schedule that failed is among them whatever the scenario's own share.
   func invocationBudget(forScenario index: Int) -> Int {
-    guard let settings = configuration.schedule else { return configuration.invocations }
+    guard let settings = configuration.scheduleSettings else { return configuration.invocations }
     // A body is the one scenario there is: it gets the whole budget, not a first scenario's share.
     return configuration.exploresABody
-      ? settings.schedulesPerScenario : settings.schedules(forScenario: index)
+      ? settings.schedules : settings.schedules(forScenario: index)
   }
 
   /// The seed of scenario `index`'s random pauses or schedule strategy.

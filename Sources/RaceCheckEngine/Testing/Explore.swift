@@ -26,18 +26,13 @@
 /// }
 /// ```
 ///
+/// Its settings are one ``Configuration/Exploration``: `explore(configuration:
+/// Configuration.Exploration(strategy: .dpor)) { … }` runs one schedule of every class of
+/// equivalent interleavings, and its pass is a proof for the body.
+///
 /// - Parameters:
 ///   - name: The name reports and repro files use; the call's file and line when nil.
-///   - strategy: How each schedule is chosen: a random walk by default; `.dpor` explores one
-///     schedule of every class of equivalent interleavings, and a pass then says it covered
-///     every one; `.exhaustive` every schedule within `preemptionBound`; `.pct` PCT of depth 3.
-///   - schedules: The most schedules to run; a `.dpor` search they cut short is inconclusive.
-///   - preemptionBound: The most preemptions in one schedule of an `.exhaustive` search.
-///   - seed: The seed of the schedules, or nil for one derived from the name; `RACECHECK_SEED` overrides it.
-///   - timeLimit: The most the search may take; a search it cuts short is inconclusive.
-///   - isolated: Whether to run in a child process, so that a crash or a hang fails this test
-///     with its stack instead of ending the test run, and an expectation that fails in a
-///     schedule is recorded only in the report.
+///   - configuration: The strategy, the budget, the seed and the isolation.
 ///   - function: The calling test's function, which names the test an isolated child runs.
 ///   - fileID: The call's file, where a failure is recorded.
 ///   - filePath: The call's file path, where XCTest records a failure.
@@ -48,12 +43,7 @@
 @discardableResult
 public func explore(
   _ name: String? = nil,
-  strategy: ScheduleSettings.Strategy = .random,
-  schedules: Int = ScheduleSettings.exploration.schedulesPerScenario,
-  preemptionBound: Int = 2,
-  seed: UInt64? = nil,
-  timeLimit: Duration? = nil,
-  isolated: Bool = true,
+  configuration: Configuration.Exploration = Configuration.Exploration(),
   function: String = #function,
   fileID: String = #fileID,
   filePath: StaticString = #filePath,
@@ -62,11 +52,9 @@ public func explore(
   _ body: @escaping @Sendable () throws -> Void
 ) -> CheckReport {
   let exploration = Exploration(name ?? "\(fileID):\(line)", body)
-  let configuration = Configuration.exploring(
-    strategy: strategy, schedules: schedules, preemptionBound: preemptionBound, seed: seed,
-    timeLimit: timeLimit, isolated: isolated)
   return check(
-    exploration, configuration: configuration, function: function, fileID: fileID,
+    exploration, configuration: configuration.checkConfiguration, function: function,
+    fileID: fileID,
     filePath: filePath, line: line, column: column)
 }
 
@@ -89,12 +77,7 @@ public func explore(
 @discardableResult
 public func explore(
   _ name: String? = nil,
-  strategy: ScheduleSettings.Strategy = .random,
-  schedules: Int = ScheduleSettings.exploration.schedulesPerScenario,
-  preemptionBound: Int = 2,
-  seed: UInt64? = nil,
-  timeLimit: Duration? = nil,
-  isolated: Bool = true,
+  configuration: Configuration.Exploration = Configuration.Exploration(),
   function: String = #function,
   fileID: String = #fileID,
   filePath: StaticString = #filePath,
@@ -103,23 +86,8 @@ public func explore(
   _ body: @escaping @Sendable () async throws -> Void
 ) async -> CheckReport {
   let exploration = Exploration(name ?? "\(fileID):\(line)", body)
-  let configuration = Configuration.exploring(
-    strategy: strategy, schedules: schedules, preemptionBound: preemptionBound, seed: seed,
-    timeLimit: timeLimit, isolated: isolated)
   return await check(
-    exploration, configuration: configuration, function: function, fileID: fileID,
+    exploration, configuration: configuration.checkConfiguration, function: function,
+    fileID: fileID,
     filePath: filePath, line: line, column: column)
-}
-
-extension Configuration {
-  /// The configuration of an `explore` call's parameters.
-  fileprivate static func exploring(
-    strategy: ScheduleSettings.Strategy, schedules: Int, preemptionBound: Int, seed: UInt64?,
-    timeLimit: Duration?, isolated: Bool
-  ) -> Configuration {
-    Configuration(
-      seed: seed, timeLimit: timeLimit, isolated: isolated,
-      schedule: ScheduleSettings(
-        strategy: strategy, preemptionBound: preemptionBound, schedulesPerScenario: schedules))
-  }
 }

@@ -56,9 +56,9 @@ package enum TestReplay {
         throw .badSchedule(text, error)
       }
       // A body explores in schedule mode, with the default settings when none were given.
-      var settings = configuration.schedule ?? .exploration
+      var settings = configuration.scheduleSettings ?? .exploration
       settings.replayedSchedule = schedule
-      configuration.schedule = settings
+      configuration.scheduleSettings = settings
     }
   }
 

@@ -1,36 +1,34 @@
-/// Runs a workload from a test: `clients` clients call `spec`'s subject for `duration`, and a history that no order explains fails the calling test at this line with the report.
+/// Runs a workload from a test: clients call `spec`'s subject as `configuration` says, and a history that no order explains fails the calling test at this line with the report.
 ///
-/// A call that throws or outlives `operationTimeout` is recorded as unknown, so a
-/// service that is slow or down is never reported as wrong by itself. A spec or setting
-/// that cannot make a workload fails the test too.
+/// A call that throws or outlives the configuration's `operationTimeout` is recorded as
+/// unknown, so a service that is slow or down is never reported as wrong by itself. A spec
+/// or setting that cannot make a workload fails the test too.
 ///
 /// ```swift
 /// @Test func cacheIsLinearizable() throws {
 ///   let server = try CacheServer.start()
 ///   defer { server.stop() }
-///   workload(cacheSpec(port: server.port), clients: 10, duration: .seconds(10))
+///   workload(cacheSpec(port: server.port), configuration: Configuration.Workload(clients: 10))
 /// }
 /// ```
 ///
 /// - Returns: The report, or nil when the workload could not run.
 @discardableResult
 public func workload<Subject, Model: HistoryModel>(
-  _ spec: Spec<Subject, Model>, clients: Int, duration: Duration,
-  operationTimeout: Duration = .seconds(5), seed: UInt64 = 1, nemesis: Nemesis? = nil,
+  _ spec: Spec<Subject, Model>, configuration: Configuration.Workload = Configuration.Workload(),
   fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
   column: UInt = #column
 ) -> WorkloadReport? {
   check(
-    Workload(
-      spec, clients: clients, limit: .duration(duration), operationTimeout: operationTimeout,
-      seed: seed, nemesis: nemesis),
+    Workload(spec, configuration: configuration),
     fileID: fileID, filePath: filePath, line: line, column: column)
 }
 
 /// Runs a workload from a test; a history that no order explains, or an undecided check, fails the calling test at this line with the report.
 ///
 /// ```swift
-/// check(Workload(spec, clients: 10, limit: .operations(20_000), nemesis: .pauses(of: targets, every: .seconds(2), lasting: .seconds(1))))
+/// let nemesis = Nemesis.pauses(of: targets, every: .seconds(2), lasting: .seconds(1))
+/// check(Workload(spec, configuration: Configuration.Workload(limit: .operations(20_000), nemesis: nemesis)))
 /// ```
 ///
 /// - Returns: The report, or nil when the workload could not run.
@@ -62,22 +60,19 @@ public func check<Subject, Model: HistoryModel>(
 ///
 /// ```swift
 /// @Test func etcdIsLinearizable() async throws {
-///   await workload(etcdSpec, clients: 10, duration: .seconds(30))
+///   await workload(etcdSpec, configuration: Configuration.Workload(limit: .duration(.seconds(30))))
 /// }
 /// ```
 ///
 /// - Returns: The report, or nil when the workload could not run.
 @discardableResult
 public func workload<Subject, Model: HistoryModel>(
-  _ spec: Spec<Subject, Model>, clients: Int, duration: Duration,
-  operationTimeout: Duration = .seconds(5), seed: UInt64 = 1, nemesis: Nemesis? = nil,
+  _ spec: Spec<Subject, Model>, configuration: Configuration.Workload = Configuration.Workload(),
   fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
   column: UInt = #column
 ) async -> WorkloadReport? {
   await check(
-    Workload(
-      spec, clients: clients, limit: .duration(duration), operationTimeout: operationTimeout,
-      seed: seed, nemesis: nemesis),
+    Workload(spec, configuration: configuration),
     fileID: fileID, filePath: filePath, line: line, column: column)
 }
 

@@ -2,7 +2,9 @@ extension Workload {
   /// Runs the clients (and the nemesis) until the limit, then checks the history; throws when the spec or settings cannot make a workload.
   ///
   /// ```swift
-  /// let report = try Workload(spec, clients: 10, limit: .operations(5_000)).run()
+  /// let report = try Workload(
+  ///   spec, configuration: Configuration.Workload(clients: 10, limit: .operations(5_000))
+  /// ).run()
   /// ```
   public func run() throws(WorkloadError) -> WorkloadReport {
     try run(interruption: nil, progress: nil)
@@ -28,7 +30,7 @@ extension Workload {
     recorded?(history)
     let stoppedBy = interruption?.signal
     let signalsBeforeCheck = interruption?.count ?? 0
-    var checker = HistoryChecker(timeout: checkTimeout, partitions: true)
+    var checker = HistoryChecker(timeout: configuration.checkTimeout, partitions: true)
     if let interruption {
       checker.isInterrupted = { interruption.count > signalsBeforeCheck }
     }
@@ -40,7 +42,8 @@ extension Workload {
       preconditionFailure("a workload recorded a history its model rejects: \(error)")
     }
     return WorkloadReport(
-      name: spec.name, clients: clients, history: history, verdict: verdict, elapsed: elapsed,
+      name: spec.name, clients: configuration.clients, history: history, verdict: verdict,
+      elapsed: elapsed,
       stoppedBy: stoppedBy)
   }
 
@@ -49,6 +52,9 @@ extension Workload {
     func fail(_ problem: WorkloadError.Problem) -> WorkloadError {
       WorkloadError(problem, workload: spec.name)
     }
+    let clients = configuration.clients
+    let limit = configuration.limit
+    let operationTimeout = configuration.operationTimeout
     guard clients >= 1 else { throw fail(.noClients(clients)) }
     switch limit {
     case .duration(let duration) where duration <= .zero: throw fail(.emptyLimit(limit))
@@ -67,10 +73,10 @@ extension Workload {
       }
       if operation.runsOnMainThread { throw fail(.onMainThread(operation: operation.name)) }
     }
-    for (name, weight) in weights
+    for (name, weight) in configuration.weights
     where weight < 1 || !spec.operations.contains(where: { $0.name == name }) {
       throw fail(.badWeight(operation: name, weight))
     }
-    try nemesis?.validate(workload: spec.name)
+    try configuration.nemesis?.validate(workload: spec.name)
   }
 }

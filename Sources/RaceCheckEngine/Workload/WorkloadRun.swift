@@ -23,16 +23,18 @@ final class WorkloadRun<Subject, Model: HistoryModel>: Sendable {
   init(_ workload: Workload<Subject, Model>) {
     self.workload = workload
     subject = Shared(workload.spec.make())
-    slots = (0..<workload.clients).map { ClientSlot(process: $0) }
-    processes = Atomic(workload.clients)
+    slots = (0..<workload.configuration.clients).map { ClientSlot(process: $0) }
+    processes = Atomic(workload.configuration.clients)
     draws = workload.spec.operations.indices.flatMap { index in
-      Array(repeating: index, count: workload.weights[workload.spec.operations[index].name] ?? 1)
+      Array(
+        repeating: index,
+        count: workload.configuration.weights[workload.spec.operations[index].name] ?? 1)
     }
   }
 
   /// The watchdog's period: short against the timeout, so an overdue call is retired soon after its time.
   private var tick: Duration {
-    min(max(workload.operationTimeout / 10, .milliseconds(1)), .milliseconds(50))
+    min(max(workload.configuration.operationTimeout / 10, .milliseconds(1)), .milliseconds(50))
   }
 
   /// Runs the clients and the nemesis until the limit, an interruption or a stop, and returns the history.
@@ -44,13 +46,15 @@ final class WorkloadRun<Subject, Model: HistoryModel>: Sendable {
   func perform(
     interruption: Interruption?, progress: (@Sendable (WorkloadProgress) -> Void)?
   ) -> (history: RecordedHistory, elapsed: Duration) {
-    let nemesis = workload.nemesis.map {
-      NemesisRun($0, seed: workload.seed, started: started, stop: stop)
+    let nemesis = workload.configuration.nemesis.map {
+      NemesisRun($0, seed: workload.configuration.seed, started: started, stop: stop)
     }
     let nemesisDone = nemesis.map { nemesis in Self.startThread(name: "nemesis") { nemesis.run() } }
     for (index, slot) in slots.enumerated() { startClient(slot, index: index, generation: 0) }
     let deadline: MonotonicInstant? =
-      if case .duration(let duration) = workload.limit { started + duration } else { nil }
+      if case .duration(let duration) = workload.configuration.limit { started + duration } else {
+        nil
+      }
     var reported = started
     while true {
       let now = MonotonicInstant.now()
@@ -58,7 +62,7 @@ final class WorkloadRun<Subject, Model: HistoryModel>: Sendable {
       if interruption?.signal != nil { stop.set() }
       for (index, slot) in slots.enumerated() {
         if let generation = slot.abandonIfOverdue(
-          now: now, timeout: workload.operationTimeout, nextProcess: nextProcess),
+          now: now, timeout: workload.configuration.operationTimeout, nextProcess: nextProcess),
           !stop.isSet
         {
           startClient(slot, index: index, generation: generation)
@@ -95,8 +99,8 @@ final class WorkloadRun<Subject, Model: HistoryModel>: Sendable {
     let history = RecordedHistory(
       model: Model.name, initial: workload.spec.model.state,
       meta: .object([
-        "workload": .string(workload.spec.name), "clients": .int(workload.clients),
-        "seed": .int(Int(truncatingIfNeeded: workload.seed)),
+        "workload": .string(workload.spec.name), "clients": .int(workload.configuration.clients),
+        "seed": .int(Int(truncatingIfNeeded: workload.configuration.seed)),
       ]),
       operations: operations, faults: faults)
     return (history, elapsed)
@@ -119,7 +123,7 @@ final class WorkloadRun<Subject, Model: HistoryModel>: Sendable {
     // Each generation draws from its own stream, so a retired client's successor does not
     // repeat its calls.
     let seed = SplitMix64.derive(
-      SplitMix64.derive(workload.seed, UInt64(index)), UInt64(generation))
+      SplitMix64.derive(workload.configuration.seed, UInt64(index)), UInt64(generation))
     _ = Self.startThread(name: "workload client \(index)") { [self] in
       runClient(slot, generation: generation, seed: seed)
     }
@@ -131,7 +135,7 @@ final class WorkloadRun<Subject, Model: HistoryModel>: Sendable {
     var random: any RandomNumberGenerator = SplitMix64(seed: seed)
     let operations = workload.spec.operations
     while !stop.isSet {
-      if case .operations(let count) = workload.limit,
+      if case .operations(let count) = workload.configuration.limit,
         issued.wrappingAdd(1, ordering: .relaxed).oldValue >= count
       {
         stop.set()

@@ -9,7 +9,7 @@
 /// WorkloadTarget("cache", summary: "the cached store over HTTP", expectation: .pass) { request in
 ///   let server = try CacheServer.start()
 ///   defer { server.stop() }
-///   return try request.run(Workload(cacheSpec(port: server.port), clients: 10, limit: .duration(.seconds(30))))
+///   return try request.run(Workload(cacheSpec(port: server.port)))
 /// }
 /// ```
 public struct WorkloadTarget: Sendable {
@@ -17,14 +17,14 @@ public struct WorkloadTarget: Sendable {
   public var name: String
   /// A line for `racecheck list`.
   public var summary: String
-  /// Whether the history must be linearizable (`pass`) or not (`fail`); nil when nothing is expected.
-  public var expectation: Verdict?
+  /// Whether the history must be linearizable (`.pass`) or not (`.fail`); nil when nothing is expected.
+  public var expectation: Expectation?
   /// Starts what the workload needs, runs it through the request, and stops it.
   let body: @Sendable (Request) throws -> WorkloadReport
 
   /// Creates a target named `name` whose `body` runs its workload through the request it is given.
   public init(
-    _ name: String, summary: String = "", expectation: Verdict? = nil,
+    _ name: String, summary: String = "", expectation: Expectation? = nil,
     body: @escaping @Sendable (WorkloadTarget.Request) throws -> WorkloadReport
   ) {
     self.name = name
@@ -70,11 +70,11 @@ extension WorkloadTarget {
     {
       var workload = workload
       if let name { workload.spec.name = name }
-      if let clients { workload.clients = clients }
-      if let limit { workload.limit = limit }
-      if let operationTimeout { workload.operationTimeout = operationTimeout }
-      if let seed { workload.seed = seed }
-      if !injectsFaults { workload.nemesis = nil }
+      if let clients { workload.configuration.clients = clients }
+      if let limit { workload.configuration.limit = limit }
+      if let operationTimeout { workload.configuration.operationTimeout = operationTimeout }
+      if let seed { workload.configuration.seed = seed }
+      if !injectsFaults { workload.configuration.nemesis = nil }
       return try workload.run(interruption: interruption, progress: progress, recorded: recorded)
     }
   }

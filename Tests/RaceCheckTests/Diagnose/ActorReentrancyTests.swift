@@ -143,7 +143,7 @@ extension RaceCheckTestSuite {
       throws
     {
       var configuration = Configuration.demo(seed: 1)
-      if underTheScheduler { configuration.schedule = ScheduleSettings() }
+      if underTheScheduler { configuration.scheduleSettings = ScheduleSettings() }
       configuration.reproDirectory = FileManagerTemporary.directory
       let target = try #require(Catalogue.targets.first { $0.name == "BankAccountActor" })
       let report = target.checkable.check(configuration)

@@ -177,7 +177,7 @@ extension RaceCheckTestSuite {
       let service = CachedStoreService(variant: .correct)
       let port = try service.start()
       defer { service.stop() }
-      await workload(cacheSpec(port: port), clients: 10, duration: .seconds(30))
+      await workload(cacheSpec(port: port), configuration: Configuration.Workload(clients: 10))
     }
 
     func pausingMembers(
@@ -185,7 +185,9 @@ extension RaceCheckTestSuite {
     ) throws -> WorkloadReport {
       let nemesis = Nemesis.pauses(
         of: cluster.faultTargets, every: .seconds(2), lasting: .seconds(1))
-      return try Workload(spec, clients: 10, limit: .duration(.seconds(30)), nemesis: nemesis).run()
+      let configuration = Configuration.Workload(
+        clients: 10, limit: .duration(.seconds(30)), nemesis: nemesis)
+      return try Workload(spec, configuration: configuration).run()
     }
 
     @Test func aDriverOfYourOwnWorkloads() {
@@ -199,7 +201,7 @@ extension RaceCheckTestSuite {
               let port = try service.start()
               defer { service.stop() }
               return try request.run(
-                Workload(cacheSpec(port: port), clients: 10, limit: .duration(.seconds(30))))
+                Workload(cacheSpec(port: port), configuration: Configuration.Workload(clients: 10)))
             }
           ])
       }

@@ -63,7 +63,7 @@ extension RaceCheckTestSuite {
     /// Partial-order reduction's search of a body, in this process, up to 5,000 schedules.
     private static var reducing: Configuration {
       var configuration = configuration(seed: 1)
-      configuration.schedule = ScheduleSettings(strategy: .dpor, schedulesPerScenario: 5_000)
+      configuration.scheduleSettings = ScheduleSettings(strategy: .dpor, schedules: 5_000)
       return configuration
     }
 

@@ -52,7 +52,7 @@ extension RaceCheckTestSuite {
       var settings = ScheduleSettings.exploration
       settings.strategy = strategy
       settings.replayedSchedule = schedule
-      return Configuration(seed: 1, isolated: isolated, schedule: settings)
+      return Configuration(seed: 1, isolated: isolated, mode: .schedule(settings))
     }
 
     /// The search's report on the unfixed body, seed 1, in this process.
@@ -60,7 +60,8 @@ extension RaceCheckTestSuite {
       var report: CheckReport?
       withKnownIssue {
         report = explore(
-          "appends in order, searched", schedules: 200, seed: 1, isolated: false,
+          "appends in order, searched",
+          configuration: Configuration.Exploration(schedules: 200, seed: 1, isolated: false),
           appendsInOrder)
       } matching: { issue in
         issue.comments.map(\.rawValue).joined().contains("racecheck: appends in order, searched")
@@ -112,7 +113,8 @@ extension RaceCheckTestSuite {
       var searched: CheckReport?
       await withKnownIssue {
         searched = await explore(
-          "async appends, searched", schedules: 200, seed: 1, isolated: false,
+          "async appends, searched",
+          configuration: Configuration.Exploration(schedules: 200, seed: 1, isolated: false),
           Self.appendsInOrderAsynchronously)
       } matching: { issue in
         issue.comments.map(\.rawValue).joined().contains("racecheck: async appends, searched")
@@ -138,7 +140,7 @@ extension RaceCheckTestSuite {
       let searched = Exploration("appends in order, searched alone", Self.appendsInOrder)
         .check(
           Configuration(
-            seed: 1, isolated: false, schedule: ScheduleSettings(schedulesPerScenario: 200)))
+            seed: 1, isolated: false, mode: .schedule(schedules: 200)))
       let trace = try #require(searched.failure?.trace, "\(searched)")
       let configuration = Self.replaying(ScheduleChoices(trace.schedule), isolated: true)
       var report: CheckReport?

@@ -43,8 +43,9 @@ extension RaceCheckTestSuite {
       var report: CheckReport?
       withKnownIssue {
         report = explore(
-          "appends in order", schedules: 200, seed: 1,
-          isolated: false, Self.appendsInOrder)
+          "appends in order",
+          configuration: Configuration.Exploration(schedules: 200, seed: 1, isolated: false),
+          Self.appendsInOrder)
       } matching: { issue in
         issue.comments.map(\.rawValue).joined().contains("racecheck: appends in order")
       }
@@ -65,8 +66,8 @@ extension RaceCheckTestSuite {
       var report: CheckReport?
       withKnownIssue {
         report = explore(
-          "appends in order, isolated", schedules: 200,
-          seed: 1, Self.appendsInOrder)
+          "appends in order, isolated",
+          configuration: Configuration.Exploration(schedules: 200, seed: 1), Self.appendsInOrder)
       } matching: { issue in
         issue.comments.map(\.rawValue).joined().contains("racecheck: appends in order, isolated")
       }
@@ -78,7 +79,9 @@ extension RaceCheckTestSuite {
 
     @Test func aBodyWithNoBadScheduleAmongEveryInterleavingPassesExhaustively() {
       let report = explore(
-        "appends, either order", strategy: .dpor, schedules: 100_000, isolated: false
+        "appends, either order",
+        configuration: Configuration.Exploration(
+          strategy: .dpor, schedules: 100_000, isolated: false)
       ) {
         let log = AppendLog()
         let group = DispatchGroup()
@@ -99,8 +102,8 @@ extension RaceCheckTestSuite {
       var report: CheckReport?
       withKnownIssue {
         report = explore(
-          "unguarded tally", schedules: 100, seed: 1,
-          isolated: false
+          "unguarded tally",
+          configuration: Configuration.Exploration(schedules: 100, seed: 1, isolated: false)
         ) {
           let tally = UnguardedTally()
           let group = DispatchGroup()
@@ -123,7 +126,7 @@ extension RaceCheckTestSuite {
       var report: CheckReport?
       withKnownIssue {
         report = explore(
-          "throws", schedules: 10, isolated: false
+          "throws", configuration: Configuration.Exploration(schedules: 10, isolated: false)
         ) { throw Refused() }
       } matching: { issue in
         issue.comments.map(\.rawValue).joined().contains("racecheck: throws")
@@ -137,8 +140,8 @@ extension RaceCheckTestSuite {
       var report: CheckReport?
       await withKnownIssue {
         report = await explore(
-          "async appends", schedules: 200, seed: 1,
-          isolated: false
+          "async appends",
+          configuration: Configuration.Exploration(schedules: 200, seed: 1, isolated: false)
         ) {
           let log = AppendLog()
           async let first: Void = log.append(1)

@@ -11,7 +11,9 @@ private struct AppendedOutOfOrder: Error {}
 final class XCTestExploreTests: RaceCheckFailureCapturingCase {
   func testAnAssertionOnlySomeSchedulesBreakFailsTheExplorationAtItsLine() {
     let line = #line + 1
-    let report = explore("XCTest appends", schedules: 200, seed: 1) {
+    let report = explore(
+      "XCTest appends", configuration: Configuration.Exploration(schedules: 200, seed: 1)
+    ) {
       let items = AppendLog()
       let group = DispatchGroup()
       for item in 1...2 {
@@ -42,7 +44,7 @@ final class XCTestExploreTests: RaceCheckFailureCapturingCase {
       if items.snapshot != [1, 2] { throw AppendedOutOfOrder() }
     }
     let searched = Exploration("XCTest appends, searched", body).check(
-      Configuration(seed: 1, isolated: false, schedule: ScheduleSettings(schedulesPerScenario: 200))
+      Configuration(seed: 1, isolated: false, mode: .schedule(schedules: 200))
     )
     let trace = try XCTUnwrap(searched.failure?.trace, searched.description)
     var settings = ScheduleSettings.exploration
@@ -50,7 +52,7 @@ final class XCTestExploreTests: RaceCheckFailureCapturingCase {
     let line = #line + 1
     let replayed = check(
       Exploration("XCTest appends, replayed", body),
-      configuration: Configuration(seed: 1, schedule: settings))
+      configuration: Configuration(seed: 1, mode: .schedule(settings)))
     XCTAssertEqual(replayed.search.invocations, 1, replayed.description)
     XCTAssertEqual(replayed.failure?.trace?.steps, trace.steps, replayed.description)
     XCTAssertEqual(recorded.count, 1)

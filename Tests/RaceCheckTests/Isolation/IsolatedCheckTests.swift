@@ -67,8 +67,8 @@ extension RaceCheckTestSuite {
     @Test func aCrashInTheSchedulersOwnCodeIsRaceChecksBugNotAVerdictOnTheSubject() throws {
       let (target, demo) = try isolated("UnsafeArray", seed: 1)
       var configuration = demo
-      configuration.schedule = ScheduleSettings(schedulesPerScenario: 5)
-      configuration.schedule?.injectedFault = .crashInAccessHook
+      configuration.scheduleSettings = ScheduleSettings(schedules: 5)
+      configuration.scheduleSettings?.injectedFault = .crashInAccessHook
       let report = target.check(
         configuration, worker: WorkerCommand(executable: try BuildProducts.path(of: "racecheck")))
       let fault = try #require(report.internalFault, "\(report)")

@@ -69,7 +69,7 @@ extension RaceCheckTestSuite {
       -> String
     {
       var configuration = Configuration(seed: 1)
-      configuration.schedule = schedule
+      configuration.scheduleSettings = schedule
       configuration.origin = .program("racecheck")
       let repro = Repro(
         target: "NSSafeMutableArray", seed: 1, scenarioIndex: 0, configuration: configuration,

@@ -202,7 +202,7 @@ private func shapeConfiguration(seed: UInt64, scenarios: Int = 8) -> Configurati
     seed: seed,
     shape: .init(threads: 2, operationsPerThread: 2, initialOperations: 1, postOperations: 1),
     scenarios: scenarios, reproDirectory: FileManagerTemporary.directory)
-  configuration.schedule = ScheduleSettings(schedulesPerScenario: 20)
+  configuration.scheduleSettings = ScheduleSettings(schedules: 20)
   configuration.minimizes = false
   return configuration
 }

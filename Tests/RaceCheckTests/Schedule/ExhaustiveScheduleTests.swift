@@ -84,7 +84,7 @@ extension RaceCheckTestSuite {
         seed: 1,
         shape: .init(threads: 2, operationsPerThread: 1, initialOperations: 0, postOperations: 0),
         scenarios: 10, reproDirectory: FileManagerTemporary.directory)
-      configuration.schedule = ScheduleSettings(strategy: .exhaustive, preemptionBound: 2)
+      configuration.scheduleSettings = ScheduleSettings(strategy: .exhaustive, preemptionBound: 2)
       let report = CrossedTransfers.spec.check(configuration)
       let failure = try #require(report.failure, "\(report)")
       #expect(failure.kind == .deadlock)
@@ -103,8 +103,8 @@ extension RaceCheckTestSuite {
         seed: 5,
         shape: .init(threads: 2, operationsPerThread: 3, initialOperations: 0, postOperations: 0),
         scenarios: 2, reproDirectory: FileManagerTemporary.directory)
-      configuration.schedule = ScheduleSettings(
-        strategy: .exhaustive, preemptionBound: 2, schedulesPerScenario: 1_000_000)
+      configuration.scheduleSettings = ScheduleSettings(
+        strategy: .exhaustive, preemptionBound: 2, schedules: 1_000_000)
       let report = BarrierRegister.spec.check(configuration)
       #expect(report.verdict == .pass, "\(report)")
       #expect(report.specError == nil)
@@ -116,7 +116,7 @@ extension RaceCheckTestSuite {
         seed: 5,
         shape: .init(threads: 2, operationsPerThread: 1, initialOperations: 0, postOperations: 1),
         scenarios: 5, reproDirectory: FileManagerTemporary.directory)
-      configuration.schedule = ScheduleSettings(strategy: .exhaustive, preemptionBound: 1)
+      configuration.scheduleSettings = ScheduleSettings(strategy: .exhaustive, preemptionBound: 1)
       let target = try #require(scheduleTargets.first { $0.name == "AtomicCounter" })
       let report = target.checkable.check(configuration)
       #expect(report.failure?.diagnosis.pattern == .nonAtomicCompoundUpdate, "\(report)")
@@ -124,7 +124,7 @@ extension RaceCheckTestSuite {
 
     @Test func pctFindsTheGlobalQueueBarrier() throws {
       var configuration = scheduleConfiguration(seed: 2)
-      configuration.schedule = ScheduleSettings(strategy: .pct, depth: 2)
+      configuration.scheduleSettings = ScheduleSettings(strategy: .pct, depth: 2)
       let target = try #require(scheduleTargets.first { $0.name == "GlobalQueueBarrierArray" })
       let report = target.checkable.check(configuration)
       #expect(report.failure?.diagnosis.pattern == .barrierOnGlobalQueue, "\(report)")
@@ -165,10 +165,10 @@ extension RaceCheckTestSuite {
       let full = target.checkable.explorations(
         shape: Self.twoByOne, scenarios: 3,
         settings: ScheduleSettings(
-          strategy: .exhaustive, preemptionBound: 1_000, schedulesPerScenario: 20_000))
+          strategy: .exhaustive, preemptionBound: 1_000, schedules: 20_000))
       let reduced = target.checkable.explorations(
         shape: Self.twoByOne, scenarios: 3,
-        settings: ScheduleSettings(strategy: .dpor, schedulesPerScenario: 20_000))
+        settings: ScheduleSettings(strategy: .dpor, schedules: 20_000))
       for (index, (all, few)) in zip(full, reduced).enumerated() {
         // A failure found settles a verdict, however much of the search was left.
         #expect(
@@ -184,7 +184,7 @@ extension RaceCheckTestSuite {
       var configuration = Configuration(
         seed: 1, shape: Self.twoByOne, scenarios: 3,
         reproDirectory: FileManagerTemporary.directory)
-      configuration.schedule = ScheduleSettings(strategy: .dpor, schedulesPerScenario: 20_000)
+      configuration.scheduleSettings = ScheduleSettings(strategy: .dpor, schedules: 20_000)
       let report = target.checkable.check(configuration)
       #expect(report.verdict == .pass, "\(report)")
       #expect("\(report)".contains("every interleaving of each explored"), "\(report)")
@@ -292,7 +292,7 @@ extension RaceCheckTestSuite {
       var configuration = Configuration(
         seed: 1, shape: Self.twoByOne, scenarios: 2,
         reproDirectory: FileManagerTemporary.directory)
-      configuration.schedule = ScheduleSettings(strategy: .dpor, schedulesPerScenario: 2)
+      configuration.scheduleSettings = ScheduleSettings(strategy: .dpor, schedules: 2)
       let report = target.checkable.check(configuration)
       #expect(report.verdict == .inconclusive, "\(report)")
       #expect("\(report)".contains("still had interleavings to explore"), "\(report)")
@@ -318,7 +318,9 @@ struct RuntimeRace: Sendable, CustomTestStringConvertible {
   ) async -> (outcomes: Set<[Int]>, report: CheckReport) {
     let seen = OrdersSeen()
     let report = await explore(
-      name, strategy: strategy, schedules: schedules, seed: 1, isolated: false
+      name,
+      configuration: Configuration.Exploration(
+        strategy: strategy, schedules: schedules, seed: 1, isolated: false)
     ) { await body(seen) }
     return (seen.orders, report)
   }

@@ -38,7 +38,7 @@ extension RaceCheckTestSuite {
       guard expectation.verdict == .fail else { return }
       let failure = try #require(report.failure)
       // Every scenario before the failing one ran all its schedules (random walk).
-      let perScenario = try #require(report.configuration.schedule?.schedulesPerScenario)
+      let perScenario = try #require(report.configuration.scheduleSettings?.schedules)
       let index = try #require(failure.crash?.invocation ?? failure.scheduleIndex)
       let schedules = failure.scenarioIndex * perScenario + index + 1
       #expect(schedules <= 1_000, "row \(row): failed after \(schedules) schedules")

@@ -117,7 +117,7 @@ private func mutexConfiguration(seed: UInt64) -> Configuration {
     seed: seed,
     shape: .init(threads: 2, operationsPerThread: 2, initialOperations: 1, postOperations: 1),
     scenarios: 10, reproDirectory: FileManagerTemporary.directory)
-  configuration.schedule = ScheduleSettings(schedulesPerScenario: 40)
+  configuration.scheduleSettings = ScheduleSettings(schedules: 40)
   configuration.minimizes = false
   return configuration
 }

@@ -61,7 +61,7 @@ extension RaceCheckTestSuite {
         seed: 5,
         shape: .init(threads: 2, operationsPerThread: 2, initialOperations: 1, postOperations: 1),
         scenarios: 10, reproDirectory: FileManagerTemporary.directory)
-      configuration.schedule = ScheduleSettings(schedulesPerScenario: 20)
+      configuration.scheduleSettings = ScheduleSettings(schedules: 20)
       configuration.minimizes = false
       return configuration
     }

@@ -10,7 +10,7 @@ extension RaceCheckTestSuite {
         let settings = ScheduleSettings(strategy: strategy)
         #expect((0..<6).map(settings.schedules(forScenario:)) == [10, 20, 30, 40, 50, 50])
       }
-      let small = ScheduleSettings(schedulesPerScenario: 15)
+      let small = ScheduleSettings(schedules: 15)
       #expect((0..<3).map(small.schedules(forScenario:)) == [10, 15, 15])
     }
 

@@ -45,7 +45,7 @@ extension RaceCheckTestSuite {
     @Test func replayOfCodeThatTakesAnotherPathSaysWhereItLeftTheSchedule() throws {
       let spec = AlternatingPathRegister.spec
       var configuration = Configuration(seed: 1)
-      configuration.schedule = ScheduleSettings()
+      configuration.scheduleSettings = ScheduleSettings()
       var repro = Repro(
         target: spec.name, seed: 1, scenarioIndex: 0, configuration: configuration,
         scenario: Scenario(parallel: [[Scenario.Call("get", [])]]), diagnosis: nil)

@@ -393,7 +393,7 @@ private func startedWorkConfiguration(seed: UInt64, operationsPerThread: Int = 1
     shape: .init(
       threads: 2, operationsPerThread: operationsPerThread, initialOperations: 0, postOperations: 0),
     scenarios: 10, reproDirectory: FileManagerTemporary.directory)
-  configuration.schedule = ScheduleSettings(schedulesPerScenario: 30)
+  configuration.scheduleSettings = ScheduleSettings(schedules: 30)
   configuration.shrinkTimeLimit = .seconds(1)
   configuration.minimizes = false
   return configuration
@@ -448,7 +448,7 @@ extension RaceCheckTestSuite {
     @Test func aFiveSecondTimerTakesNoTime() {
       var configuration = startedWorkConfiguration(seed: 4)
       configuration.scenarios = 2
-      configuration.schedule = ScheduleSettings(schedulesPerScenario: 5)
+      configuration.scheduleSettings = ScheduleSettings(schedules: 5)
       configuration.timeLimit = .seconds(4)
       let report = FiveSecondTimer.spec.check(configuration)
       #expect(report.verdict == .pass, "\(report)")
@@ -537,7 +537,7 @@ extension RaceCheckTestSuite {
     @Test func taskSleepTakesNoTime() {
       var configuration = startedWorkConfiguration(seed: 9)
       configuration.scenarios = 2
-      configuration.schedule = ScheduleSettings(schedulesPerScenario: 5)
+      configuration.scheduleSettings = ScheduleSettings(schedules: 5)
       configuration.timeLimit = .seconds(4)
       let report = TaskNapper.spec.check(configuration)
       #expect(report.verdict == .pass, "\(report)")

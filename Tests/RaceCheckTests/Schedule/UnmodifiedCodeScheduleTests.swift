@@ -191,7 +191,7 @@ private func unmodifiedConfiguration(seed: UInt64, minimizes: Bool = true) -> Co
     seed: seed,
     shape: .init(threads: 2, operationsPerThread: 2, initialOperations: 1, postOperations: 1),
     scenarios: 20, reproDirectory: FileManagerTemporary.directory)
-  configuration.schedule = ScheduleSettings(schedulesPerScenario: 50)
+  configuration.scheduleSettings = ScheduleSettings(schedules: 50)
   configuration.shrinkTimeLimit = .seconds(1)
   configuration.minimizes = minimizes
   return configuration

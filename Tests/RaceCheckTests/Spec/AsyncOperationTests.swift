@@ -85,7 +85,7 @@ extension RaceCheckTestSuite {
     /// Schedule mode: each job of Swift's concurrency runtime is a block the scheduler runs.
     static func scheduled(seed: UInt64) -> Configuration {
       var configuration = Configuration.demo(seed: seed)
-      configuration.schedule = ScheduleSettings()
+      configuration.scheduleSettings = ScheduleSettings()
       configuration.reproDirectory = FileManagerTemporary.directory
       return configuration
     }

@@ -18,7 +18,7 @@ extension RaceCheckTestSuite {
       // The window between two element reads is short, and stress mode may miss a write in
       // it on any seed; the scheduler explores it on every run.
       var configuration = Configuration.demo(seed: 1)
-      configuration.schedule = ScheduleSettings(schedulesPerScenario: 200)
+      configuration.scheduleSettings = ScheduleSettings(schedules: 200)
       configuration.reproDirectory = FileManagerTemporary.directory
       var report: CheckReport?
       withKnownIssue {

@@ -61,7 +61,7 @@ extension RaceCheckTestSuite {
 
     @Test func scheduleModeRunsThreadZeroOnTheMainThreadAndNamesTheRace() throws {
       var configuration = Configuration(seed: 1, scenarios: 10)
-      configuration.schedule = ScheduleSettings()
+      configuration.scheduleSettings = ScheduleSettings()
       configuration.reproDirectory = FileManagerTemporary.directory
       var report: CheckReport?
       withKnownIssue {

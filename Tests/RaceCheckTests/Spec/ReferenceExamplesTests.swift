@@ -25,6 +25,28 @@ extension RaceCheckTestSuite {
       }
     }
 
+    @Test func everyExampleOfTheFormsTableIsCodeOfThisFile() throws {
+      let reference = try String(contentsOfFile: ReferenceDocument.path, encoding: .utf8)
+      let section = try #require(
+        reference.split(separator: "### Which form to use", maxSplits: 1).dropFirst().first)
+      let rows = section.split(separator: "\n").drop { !$0.hasPrefix("|") }
+        .prefix { $0.hasPrefix("|") }.dropFirst(2)
+      let source = try DocumentationFiles.trimmedLines(of: #filePath)
+      #expect(rows.count == 5)
+      for row in rows {
+        let example = try #require(row.split(separator: "|").last)
+          .trimmingCharacters(in: .whitespaces).trimmingCharacters(in: ["`"])
+        #expect(DocumentationFiles.contains(source, [example]), "not in \(#fileID): \(example)")
+      }
+    }
+
+    @Test func theFormsTableOwnModelExampleMakesAValidSpec() {
+      let own = Spec("HitCounter", make: HitCounter.init, model: 0) {
+        Operation("get", perform: { (c: HitCounter) in c.value }, model: { (n: inout Int) in n })
+      }
+      ReferenceCheck.passes(own)
+    }
+
     @Test func specsOfBuiltInAndOwnModels() {
       let builtIn = Spec("HitCounter", make: HitCounter.init, model: CounterModel()) {
         Operation("get") { (counter: HitCounter) in counter.value }
@@ -374,10 +396,10 @@ extension RaceCheckTestSuite {
       #expect(defaults.minimizes && defaults.shrinkTimeLimit == .seconds(10))
       #expect(defaults.reproDirectory == nil && defaults.isolated)
       #expect(defaults.hangTimeout == .seconds(10) && !defaults.requiresConclusiveVerdict)
-      #expect(defaults.schedule == nil && defaults.shard == nil && defaults.origin == nil)
+      #expect(defaults.mode == .stress && defaults.shard == nil && defaults.origin == nil)
       let schedule = ScheduleSettings()
       #expect(schedule.strategy == .random && schedule.depth == 3 && schedule.preemptionBound == 2)
-      #expect(schedule.schedulesPerScenario == 50 && schedule.maxSteps == 10_000)
+      #expect(schedule.schedules == 50 && schedule.maxSteps == 10_000)
     }
 
     @Test func configurationExample() {
@@ -385,9 +407,36 @@ extension RaceCheckTestSuite {
       configuration.shape = Configuration.Shape(threads: 3, operationsPerThread: 4)
       configuration.timeLimit = .seconds(60)
       configuration.requiresConclusiveVerdict = true
-      configuration.schedule = ScheduleSettings(strategy: .pct, depth: 2)
+      configuration.mode = .schedule(strategy: .pct, depth: 2)
       #expect(configuration.shape.initialOperations == 5)
-      #expect(configuration.schedule?.summary == "PCT depth 2")
+      #expect(configuration.mode.scheduleSettings?.summary == "PCT depth 2")
+    }
+
+    @Test func oneCallAndOneSettingsValuePerKindOfCheck() {
+      let spec = Spec("HitCounter", make: HitCounter.init, model: CounterModel()) {
+        Operation("get") { (counter: HitCounter) in counter.value }
+        Operation("increment") { (counter: HitCounter) in counter.increment() }
+      }
+      // Compiled, not run: the defaults' budgets are for a real test, not this one.
+      let runAll: () -> Void = {
+        let fast = Configuration(seed: 7, timeLimit: .seconds(30))
+        let dpor = Configuration(seed: 7, mode: .schedule(strategy: .dpor, schedules: 200))
+        check(spec, configuration: fast)
+        check(spec, configuration: dpor)
+        explore(configuration: Configuration.Exploration(strategy: .dpor, seed: 7)) {
+          // the body
+        }
+        let clients = Configuration.Workload(clients: 4, limit: .operations(2_000), seed: 7)
+        workload(spec, configuration: clients)
+      }
+      _ = runAll
+      let exploration = Configuration.Exploration()
+      #expect(exploration.schedules == 1_000 && exploration.strategy == .random)
+      #expect(exploration.isolated && exploration.hangTimeout == .seconds(10))
+      let clientsDefaults = Configuration.Workload()
+      #expect(clientsDefaults.clients == 10 && clientsDefaults.limit == .duration(.seconds(10)))
+      #expect(clientsDefaults.operationTimeout == .seconds(5) && clientsDefaults.seed == 1)
+      #expect(Configuration.Mode.schedule().scheduleSettings == ScheduleSettings())
     }
   }
 }

@@ -15,7 +15,9 @@ extension RaceCheckTestSuite {
       "locked-store", summary: "a locked dictionary", expectation: .pass
     ) { request in
       try request.run(
-        Workload(WorkloadTests.lockedSpec, clients: 2, limit: .duration(.seconds(30))))
+        Workload(
+          WorkloadTests.lockedSpec,
+          configuration: Configuration.Workload(clients: 2, limit: .duration(.seconds(30)))))
     }
 
     static let failing = WorkloadTarget("split-append", expectation: .fail) { request in
@@ -27,7 +29,9 @@ extension RaceCheckTestSuite {
           (store: SplitStore, key: String, suffix: String) in store.append(key, suffix)
         }
       }
-      return try request.run(Workload(spec, clients: 4, limit: .operations(2_000)))
+      return try request.run(
+        Workload(
+          spec, configuration: Configuration.Workload(clients: 4, limit: .operations(2_000))))
     }
 
     struct ServerMissing: Error, CustomStringConvertible {

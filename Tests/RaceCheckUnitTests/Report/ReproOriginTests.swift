@@ -98,7 +98,7 @@ extension UnitTestSuite {
     @Test func scheduleAndStressFailuresOfOneSeedAndScenarioGoToDifferentFiles() throws {
       let stress = repro(origin: .program("racecheck"))
       var schedule = stress
-      schedule.configuration.schedule = ScheduleSettings()
+      schedule.configuration.scheduleSettings = ScheduleSettings()
       schedule.schedule = [0, 1, 0]
       #expect(schedule.fileName == "LockArray-0x000000000000002A-3.schedule.program-racecheck.json")
       let directory = FileManager.default.temporaryDirectory
