@@ -165,9 +165,11 @@ enum DemoCommand {
           configuration.timeLimit = own.timeLimit ?? configuration.timeLimit
         }
         // A body's budget is an exploration's, not a spec's schedules per scenario, unless told.
-        if target.isExploration, parsed.value("--schedules") == nil {
-          configuration.schedule?.schedulesPerScenario =
-            ScheduleSettings.exploration.schedulesPerScenario
+        if target.isExploration, parsed.value("--schedules") == nil,
+          case .schedule(var settings) = configuration.mode
+        {
+          settings.schedules = ScheduleSettings.exploration.schedules
+          configuration.mode = .schedule(settings)
         }
         configuration.seed = seed
         let report = context.check(

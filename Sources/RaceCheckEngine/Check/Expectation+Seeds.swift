@@ -98,7 +98,8 @@ extension Expectation {
     case .fail:
       guard found == .fail else { return .wrong(reason: "found pass: a silent miss") }
       let pattern = pattern ?? .unclassified
-      if names(pattern) { return .agrees }
+      // An expectation that names no bug (a workload's) is met by any failure.
+      if diagnosis == nil || names(pattern) { return .agrees }
       if pattern == .unclassified { return .unsettled(reason: "found fail, named unclassified") }
       if names(familyMember: pattern) {
         return .unsettled(reason: "found fail, named only by its family, \(pattern.rawValue)")

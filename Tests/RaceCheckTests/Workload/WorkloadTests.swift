@@ -81,8 +81,11 @@ extension RaceCheckTestSuite {
     }
 
     @Test func aCorrectStorePassesWithEveryCallRecorded() throws {
-      let report = try Workload(Self.lockedSpec, clients: 4, limit: .operations(4_000), seed: 7)
-        .run()
+      let report = try Workload(
+        Self.lockedSpec,
+        configuration: Configuration.Workload(clients: 4, limit: .operations(4_000), seed: 7)
+      )
+      .run()
       #expect(report.verdict.verdict == .linearizable)
       #expect(report.history.operations.count == 4_000)
       #expect(report.unknownOperations == 0)
@@ -102,7 +105,9 @@ extension RaceCheckTestSuite {
           (store: SplitAppendStore, key: String, suffix: String) in store.append(key, suffix)
         }
       }
-      let report = try Workload(spec, clients: 4, limit: .operations(2_000), seed: 3).run()
+      let report = try Workload(
+        spec, configuration: Configuration.Workload(clients: 4, limit: .operations(2_000), seed: 3)
+      ).run()
       #expect(report.verdict.verdict == .notLinearizable)
       #expect(report.lines.joined(separator: "\n").contains("NOT linearizable under the kv model"))
     }
@@ -116,7 +121,9 @@ extension RaceCheckTestSuite {
           try store.put(key, value)
         }
       }
-      let report = try Workload(spec, clients: 3, limit: .operations(3_000), seed: 5).run()
+      let report = try Workload(
+        spec, configuration: Configuration.Workload(clients: 3, limit: .operations(3_000), seed: 5)
+      ).run()
       #expect(report.unknownOperations > 100)
       #expect(report.verdict.verdict == .linearizable)
       // Each unknown call retires its process: no process calls again after one.
@@ -143,8 +150,11 @@ extension RaceCheckTestSuite {
         }
       }
       let report = try Workload(
-        spec, clients: 2, limit: .operations(400), operationTimeout: .milliseconds(100), seed: 2
-      ).run()
+        spec,
+        configuration: Configuration.Workload(
+          clients: 2, limit: .operations(400), operationTimeout: .milliseconds(100), seed: 2)
+      )
+      .run()
       let unknown = report.history.operations.filter { $0.status == .info }
       #expect(!unknown.isEmpty)
       #expect(unknown.allSatisfy { $0.arguments.last == "slow" && $0.return == nil })
@@ -160,7 +170,9 @@ extension RaceCheckTestSuite {
           await store.put(key, value)
         }
       }
-      let report = try Workload(spec, clients: 4, limit: .operations(2_000)).run()
+      let report = try Workload(
+        spec, configuration: Configuration.Workload(clients: 4, limit: .operations(2_000))
+      ).run()
       #expect(report.verdict.verdict == .linearizable)
       #expect(report.history.operations.count == 2_000)
     }
@@ -168,7 +180,9 @@ extension RaceCheckTestSuite {
     @Test func anInterruptionStopsTheClientsAndTheHistoryIsChecked() throws {
       let interruption = Interruption.never
       let spec = Self.lockedSpec
-      let report = try Workload(spec, clients: 2, limit: .duration(.seconds(60))).run(
+      let report = try Workload(
+        spec, configuration: Configuration.Workload(clients: 2, limit: .duration(.seconds(60)))
+      ).run(
         interruption: interruption,
         progress: { progress in
           if progress.operations > 0 { interruption.raiseForTesting(SIGINT) }
@@ -192,8 +206,11 @@ extension RaceCheckTestSuite {
           .init(at: .milliseconds(200), .pause(.seconds(60)), target: "sleeper"),
         ])
       let report = try Workload(
-        Self.lockedSpec, clients: 2, limit: .duration(.milliseconds(500)), nemesis: nemesis
-      ).run()
+        Self.lockedSpec,
+        configuration: Configuration.Workload(
+          clients: 2, limit: .duration(.milliseconds(500)), nemesis: nemesis)
+      )
+      .run()
       let faults = report.history.faults
       #expect(faults.count == 2)
       #expect(faults.allSatisfy { $0.kind == .pause && $0.target == "sleeper" })
@@ -240,8 +257,11 @@ extension RaceCheckTestSuite {
           .init(at: .milliseconds(50), .kill(restartAfter: .milliseconds(100)), target: "sleeper")
         ])
       let report = try Workload(
-        Self.lockedSpec, clients: 1, limit: .duration(.milliseconds(400)), nemesis: nemesis
-      ).run()
+        Self.lockedSpec,
+        configuration: Configuration.Workload(
+          clients: 1, limit: .duration(.milliseconds(400)), nemesis: nemesis)
+      )
+      .run()
       #expect(report.history.faults.map(\.kind) == [.kill])
       #expect(report.history.faults.first?.end != nil)
       #expect(sleeper.starts.load(ordering: .relaxed) == 2)
@@ -255,7 +275,10 @@ extension RaceCheckTestSuite {
         of: [Nemesis.Target(name: "server", pid: 1)], every: .seconds(1),
         restartingAfter: .seconds(1))
       #expect(throws: WorkloadError.self) {
-        try Workload(Self.lockedSpec, clients: 1, limit: .operations(1), nemesis: nemesis).run()
+        try Workload(
+          Self.lockedSpec,
+          configuration: Configuration.Workload(clients: 1, limit: .operations(1), nemesis: nemesis)
+        ).run()
       }
     }
 
@@ -269,7 +292,8 @@ extension RaceCheckTestSuite {
         }
       }
       #expect {
-        try Workload(spec, clients: 1, limit: .operations(1)).run()
+        try Workload(spec, configuration: Configuration.Workload(clients: 1, limit: .operations(1)))
+          .run()
       } throws: { error in
         "\(error)".contains(
           "operation 'size' is not of the kv model's vocabulary (get, put, append)")

@@ -44,6 +44,12 @@ extension UnitTestSuite {
       #expect(Self.judge(.fail(.insertAtCountRejected), .fail, .dataRace).name == "wrong")
     }
 
+    @Test func anExpectationThatNamesNoBugIsMetByAnyFailure() {
+      #expect(Self.judge(.fail, .fail, .dataRace) == .agrees)
+      #expect(Self.judge(.fail, .fail, .unclassified) == .agrees)
+      #expect(Self.judge(.fail, .pass).name == "wrong")
+    }
+
     @Test func aBrokenSpecIsWrongWhateverTheVerdict() {
       for verdict in [Verdict.pass, .fail, .inconclusive] {
         #expect(Self.judge(.pass, verdict, specError: "get threw").name == "wrong")
