@@ -65,7 +65,8 @@ enum DemoCommand {
       "could not be written). Each wrong row is followed by the 'run' command that checks it",
       "again.",
       "With --shard K/N only rows K-1, K-1+N, K-1+2N, … of the whole demo (target by target,",
-      "each seed in turn) are checked, so that N machines share one demo. --targets keeps",
+      "each seed in turn) are checked, so that N machines share one demo; a part fails only on",
+      "a wrong row, and 'merge' judges each target over all its rows. --targets keeps",
       "only the named targets' rows (a name 'list' does not know exits 64, as 'run' does).",
     ],
     execute: { parsed, context throws(UsageError) in try run(parsed, context) })
@@ -183,7 +184,7 @@ enum DemoCommand {
       }
     }
 
-    let tally = DemoTally(outcomes.map(\.tallied))
+    let tally = DemoTally(outcomes.map(\.tallied), isPart: shard != nil)
     let elapsed = started.elapsed
     var status = tally.status
     if let signal = interruption.signal {

@@ -77,6 +77,33 @@ extension RaceCheckTestSuite {
       #expect(merged.jsonObject?["shard"] is NSNull)
     }
 
+    @Test func aPartOfADemoFailsOnlyOnAWrongRowAndTheMergeJudgesEachTargetWhole() throws {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      // A correct counter said to lose updates, every search cut short: each part holds one seed
+      // and cannot know whether the other found the bug; the merge knows that neither did.
+      var mislabelled = CLI.locked
+      mislabelled.expectation = .fail(.nonAtomicCompoundUpdate)
+      let driver = CLI.driver(targets: [mislabelled])
+      let paths = try (1...2).map { part in
+        let result = CLI.invoke(
+          [
+            "demo", "--seeds", "1,2", "--invocations", "1000000", "--time", "0.001",
+            "--repro-dir", directory.path, "--json", "--shard", "\(part)/2",
+          ], driver: driver)
+        #expect(result.status == 0, "part \(part): \(result.output)")
+        let path = directory.path + "/demo-\(part).json"
+        try result.output.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+      }
+      let merged = CLI.invoke(["merge"] + paths)
+      #expect(merged.status == 1, "\(merged.output)")
+      #expect(
+        merged.outputLines.contains(
+          "Not found: LockedCounter: no seed found and named fail: non-atomic-compound-update"),
+        "\(merged.output)")
+    }
+
     @Test func runShardsMergeToTheUnshardedRunsFirstFailure() throws {
       let directory = try TemporaryDirectory()
       defer { directory.remove() }
