@@ -20,13 +20,20 @@ struct CrashDiagnoser {
   var trapsByContract: (Scenario.Call) -> Bool = { _ in false }
   /// Runs a scenario of one thread in a fresh child and says how it ended; nil when it could not run.
   ///
-  /// It runs the scenario `invocations` times, then once more in the same child: a block the
-  /// calls submitted may trap after they returned, and its death comes back then.
-  var runAlone: (_ scenario: Scenario, _ invocations: Int) -> IndexGuardProbe.Run? = { _, _ in
-    nil
-  }
+  /// It runs the scenario `invocations` times, then again in the same child, run after run
+  /// until `settle` has passed (at least once): a block the calls submitted may trap after
+  /// they returned, and its death comes back then.
+  var runAlone:
+    (_ scenario: Scenario, _ invocations: Int, _ settle: Duration) -> IndexGuardProbe.Run? = {
+      _, _, _ in nil
+    }
   /// The invocations of a call made alone to see whether it submits a trapping block: a block runs when a worker thread gets to it, so many give it time.
   static let blockProbeInvocations = 200
+  /// How long a call made alone keeps being made before it counts as submitting no trapping block.
+  ///
+  /// On a busy machine a dispatch worker may not run the first blocks before a few hundred
+  /// calls return; only a call that traps in no block pays the whole of it.
+  static let blockProbeSettle = Duration.seconds(2)
 
   static let indexTraps = ["out of range", "Index out of bounds"]
 
@@ -108,7 +115,7 @@ struct CrashDiagnoser {
     return scenario.allCalls.filter { call in
       guard tried.insert(call).inserted,
         case .failed(.death(let crash))? = runAlone(
-          Scenario(initial: [call]), Self.blockProbeInvocations)
+          Scenario(initial: [call]), Self.blockProbeInvocations, Self.blockProbeSettle)
       else { return false }
       return crash.kind == .crash && crash.runnerThread == nil && crash.functions.contains(closure)
         && crash.functions.contains { $0.contains("__DISPATCH_WAIT_FOR_QUEUE__") }
@@ -144,7 +151,7 @@ struct CrashDiagnoser {
     else { return EmptyArrayReadTrap(call: call, probe: nil, finding: .inconclusive) }
     return EmptyArrayReadTrap(
       call: call, probe: probe,
-      finding: probe.finding(of: runAlone(probe.scenario, IndexGuardProbe.invocations)))
+      finding: probe.finding(of: runAlone(probe.scenario, IndexGuardProbe.invocations, .zero)))
   }
 
   /// The read trap on an empty array, where a read past the end of a non-empty array returns nil: the unsigned guard wraps at count 0 only.

@@ -189,7 +189,7 @@ extension UnitTestSuite {
             + "not start, so no call in flight made it and the call that submitted it is not "
             + "proven: "), "\(unproven.evidence)")
       // removeAll() made alone traps in the same block; isEmpty() alone passes.
-      onWorker.runAlone = { probe, _ in
+      onWorker.runAlone = { probe, _, _ in
         probe.initial == [call("removeAll")] ? .failed(.death(workerTrap)) : .passed
       }
       let proven = onWorker.diagnose()
@@ -259,7 +259,7 @@ extension UnitTestSuite {
         arrayAfter: { calls in GuardedInsertArray.spec.arrayElements(after: calls) },
         arrayStep: { GuardedInsertArray.spec.arrayStep(of: $0) }, crashesSequentially: { nil })
       diagnoser.fillingCall = filling
-      diagnoser.runAlone = { scenario, _ in probe(scenario) }
+      diagnoser.runAlone = { scenario, _, _ in probe(scenario) }
       return diagnoser.diagnose()
     }
 
