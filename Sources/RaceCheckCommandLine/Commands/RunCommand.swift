@@ -43,7 +43,7 @@ enum RunCommand {
       .flag("--no-isolation", "Check in this process: faster, but a crash ends this program."),
       .value(
         "--hang-timeout", "SECONDS",
-        "Report a hang when an invocation makes no progress this long (default: \(PlainNumber.text(defaults.hangTimeout)))."
+        "Report a hang when an invocation makes no progress this long, counting only the time the machine gives the child a CPU (default: \(PlainNumber.text(defaults.hangTimeout)))."
       ),
       .value(
         "--history", "FILE",

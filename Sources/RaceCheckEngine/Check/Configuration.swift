@@ -83,6 +83,11 @@ public struct Configuration: Hashable, Sendable, Codable {
   /// thread), the check runs in the test process.
   public var isolated: Bool
   /// How long an invocation may make no progress in an isolated child before the check reports a hang.
+  ///
+  /// Only the time the machine does not keep the child from a CPU counts, so a busy machine
+  /// does not make a slow child hang; one kept waiting for six times this long ends the
+  /// check `inconclusive`. A call of an `async` operation whose own `timeout:` is shorter is
+  /// a hang after that.
   public var hangTimeout: Duration
   /// Whether a check from a test fails when its verdict is `inconclusive`, rather than warning.
   ///

@@ -11,7 +11,8 @@ extension Spec: Checkable {
     let runner: any ScenarioRunning =
       if let worker, configuration.isolated {
         IsolatedRunner(
-          command: worker, target: name, configuration: configuration, interruption: interruption)
+          command: worker, target: name, configuration: configuration,
+          callTimeouts: callTimeouts, interruption: interruption)
       } else {
         makeRunner(configuration, observer: nil, interruption: interruption)
       }
@@ -33,6 +34,13 @@ extension Spec: Checkable {
       }
     guard usesMainThread else { return runner }
     return MainThreadRunner(runner, startsThreadZeroItself: configuration.scheduleSettings != nil)
+  }
+
+  /// The timeout of each operation that has one (an `async` or completion-handler call), by name.
+  var callTimeouts: [String: Duration] {
+    Dictionary(
+      operations.compactMap { operation in operation.callTimeout.map { (operation.name, $0) } },
+      uniquingKeysWith: min)
   }
 
   /// Says what makes the spec unusable before anything runs, or nil when it is sound.

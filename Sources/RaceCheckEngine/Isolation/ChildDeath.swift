@@ -7,6 +7,8 @@ struct ChildDeath {
   var termination: ChildProcess.Termination
   /// Whether the parent killed it for making no progress.
   var hung: Bool
+  /// For a hung child: what made it hung, such as the call that did not return within its timeout.
+  var hangDetail: String? = nil
   /// The crash and stack records it wrote.
   var records: [CrashRecord]
   /// What the flight recorder held when it ended: the invocation and the calls in flight.
@@ -75,6 +77,7 @@ struct ChildDeath {
     switch termination {
     case _ where hung:
       kind = .hang
+      detail = hangDetail
     case .signaled(let signal):
       kind = .crash
       signalName = crash?.signalName ?? SignalName.name(of: signal)

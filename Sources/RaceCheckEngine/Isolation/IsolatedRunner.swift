@@ -17,6 +17,8 @@ final class IsolatedRunner: ScenarioRunning {
   private let job: WorkerJob
   private let configuration: Configuration
   private let hangTimeout: Duration
+  /// The timeout of each operation that has one, by name: a call in flight longer than its own is hung.
+  private let callTimeouts: [String: Duration]
   private let interruption: Interruption?
   /// Where the children come from: the command's pool.
   private let pool: WorkerPool
@@ -31,12 +33,13 @@ final class IsolatedRunner: ScenarioRunning {
 
   init(
     command: WorkerCommand, target: String, configuration: Configuration,
-    interruption: Interruption? = nil
+    callTimeouts: [String: Duration] = [:], interruption: Interruption? = nil
   ) {
     self.command = command
     job = WorkerJob(target: target, command: command)
     self.configuration = configuration
     hangTimeout = configuration.hangTimeout
+    self.callTimeouts = callTimeouts
     self.interruption = interruption
     pool = command.pool
     symbolizer = Symbolizer(session: command.pool.symbolizerSession)
@@ -60,7 +63,9 @@ final class IsolatedRunner: ScenarioRunning {
       }
       self.worker = worker
       let timeout = min(hangTimeout, request.hangTimeout ?? hangTimeout)
-      switch worker.serve(request, hangTimeout: timeout, interruption: interruption) {
+      let answer = worker.serve(
+        request, hangTimeout: timeout, callTimeouts: callTimeouts, interruption: interruption)
+      switch answer {
       case .result(let result, _):
         return result
       case .failed(let error):
@@ -68,6 +73,9 @@ final class IsolatedRunner: ScenarioRunning {
       case .interrupted(let signal):
         self.worker = nil
         throw .interrupted(signal: signal)
+      case .starved(let starvation):
+        self.worker = nil
+        throw .starved(starvation)
       case .died(let death, let trace):
         self.worker = nil
         if let signal = death.outsideSignal {

@@ -10,8 +10,10 @@ import Foundation
 ///
 /// The child announces every scenario and keeps the shared flight recorder current, so when
 /// it dies the parent knows the invocation and the calls in flight, and reads the crashing
-/// thread's stack from the report pipe. A child that makes no progress for the hang timeout
-/// is hung: the parent asks every thread for its stack, then kills it.
+/// thread's stack from the report pipe. A child that makes no progress for the hang timeout,
+/// counted on a ``StallClock`` (only the time the machine did not keep it from a CPU), is
+/// hung: the parent asks every thread for its stack, then kills it. One that the machine
+/// starves for ``Starvation/wallLimit(hangTimeout:)`` of wall time is killed and proves nothing.
 ///
 /// A child boots as far as it can before it has a configuration, then waits for it on its
 /// requests channel: a ``WorkerPool`` starts one ahead of its use. One thread uses a worker at
@@ -28,6 +30,8 @@ final class WorkerProcess: @unchecked Sendable {
     case died(ChildDeath, trace: [InterleavingTrace.Event])
     /// The check was interrupted; the child was killed.
     case interrupted(signal: Int32)
+    /// The child made no progress, but the machine kept it from a CPU for most of that time: it was killed, and nothing is known of the request.
+    case starved(Starvation)
   }
 
   private let child: ChildProcess
@@ -133,14 +137,21 @@ final class WorkerProcess: @unchecked Sendable {
   }
 
   /// Sends `request` and watches the child until it answers, dies, hangs, or the check is interrupted.
-  func serve(_ request: RunRequest, hangTimeout: Duration, interruption: Interruption?) -> Answer {
+  ///
+  /// The child is hung when it makes no progress for `hangTimeout`, or a call in flight for
+  /// its operation's timeout in `callTimeouts` when that is shorter, on a ``StallClock``.
+  func serve(
+    _ request: RunRequest, hangTimeout: Duration, callTimeouts: [String: Duration] = [:],
+    interruption: Interruption?
+  ) -> Answer {
     let sent = requests.send(line: Array((try? JSONEncoder().encode(request)) ?? Data()))
     var trace: [InterleavingTrace.Event] = []
     var errorBytes: [UInt8] = []
     var stray: [UInt8] = []
     var progress = recorder.snapshot()
-    var lastProgress = MonotonicInstant.now()
+    var clock = StallClock(process: child.id)
     var hung = false
+    var hangDetail: String?
     var termination: ChildProcess.Termination?
     while sent {
       // Back as soon as a whole message is in, so that a short request costs no more than its run.
@@ -166,11 +177,26 @@ final class WorkerProcess: @unchecked Sendable {
       let now = recorder.snapshot()
       if now.scenario != progress.scenario || now.invocation != progress.invocation {
         progress = now
-        lastProgress = MonotonicInstant.now()
-      } else if lastProgress.elapsed > hangTimeout {
+        clock.restart()
+        continue
+      }
+      let reading = clock.advance()
+      let limit = HangLimit(
+        hangTimeout: hangTimeout, callTimeouts: callTimeouts, inFlight: now,
+        scenario: request.scenario)
+      if reading.stalled > limit.stall {
         hung = true
+        hangDetail = limit.description
         _ = try? CrashCapture.requestStacks(fromProcess: child.id)
         break
+      }
+      if reading.wall > Starvation.wallLimit(hangTimeout: hangTimeout) {
+        try? child.kill(SIGKILL)
+        _ = waitForChild()
+        return .starved(
+          Starvation(
+            wall: reading.wall, stalled: reading.stalled, cpu: reading.cpu,
+            loadAverage: StallClock.loadAverage()))
       }
     }
     var recordBytes: [UInt8] = []
@@ -185,7 +211,8 @@ final class WorkerProcess: @unchecked Sendable {
     recordBytes += (try? records.read(timeout: .seconds(2)))?.bytes ?? []
     errorBytes += (try? errors.read(timeout: .milliseconds(200)))?.bytes ?? []
     let death = ChildDeath(
-      termination: ended, hung: hung, records: CrashRecord.parse(bytes: recordBytes),
+      termination: ended, hung: hung, hangDetail: hangDetail,
+      records: CrashRecord.parse(bytes: recordBytes),
       snapshot: recorder.snapshot(),
       standardError: String(decoding: errorBytes.suffix(65_536), as: UTF8.self),
       strayOutput: String(decoding: stray.prefix(1_000), as: UTF8.self),
@@ -204,5 +231,41 @@ final class WorkerProcess: @unchecked Sendable {
       stray += line
       return nil
     }
+  }
+}
+
+/// How long a child may go without progress before it is hung, and what its hang then means.
+struct HangLimit: CustomStringConvertible {
+  /// The stall, on a ``StallClock``, after which the child is hung.
+  let stall: Duration
+  /// The call in flight whose own timeout is the limit, or nil when the hang timeout is.
+  let call: Scenario.Call?
+
+  /// The limit while `inFlight`'s calls of `scenario` run: `hangTimeout`, or the shortest timeout of a call in flight.
+  init(
+    hangTimeout: Duration, callTimeouts: [String: Duration], inFlight: FlightRecorder.Snapshot,
+    scenario: Scenario
+  ) {
+    let calls = scenario.allCalls
+    let timed = inFlight.threads.compactMap { thread -> (Scenario.Call, Duration)? in
+      guard let index = thread.operation, calls.indices.contains(index),
+        let timeout = callTimeouts[calls[index].operation]
+      else { return nil }
+      return (calls[index], timeout)
+    }
+    if let shortest = timed.min(by: { $0.1 < $1.1 }), shortest.1 < hangTimeout {
+      (stall, call) = (shortest.1, shortest.0)
+    } else {
+      (stall, call) = (hangTimeout, nil)
+    }
+  }
+
+  var description: String {
+    let counted = "counting only the time the machine did not keep the child from a CPU"
+    guard let call else {
+      return "no invocation ended for \(PlainNumber.text(stall)) s, \(counted)"
+    }
+    return
+      "\(call) did not return within \(PlainNumber.text(stall)) s, its operation's timeout, \(counted)"
   }
 }

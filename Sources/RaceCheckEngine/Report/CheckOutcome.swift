@@ -32,13 +32,15 @@ package enum InconclusiveReason: Sendable, Codable, Hashable, CustomStringConver
   case replayedSchedulePassed
   /// Schedule mode, replaying a body's schedule: the code took another path than the schedule's, at the place named.
   case replayDiverged(String)
+  /// The isolated child made no progress while the machine kept it from a CPU, which proves no hang.
+  case starved(Starvation)
 
   /// Why what ran is no pass, as the report's second line says it: `the search was cut short`.
   package var caveat: String {
     switch self {
     case .unseenSynchronization: "it rests on synchronization the scheduler did not see"
     case .replayedSchedulePassed, .replayDiverged: "only the replayed schedule ran"
-    case .timeLimit, .littleOverlap, .interrupted, .contractTraps, .scheduleBudget:
+    case .timeLimit, .littleOverlap, .interrupted, .contractTraps, .scheduleBudget, .starved:
       "the search was cut short"
     }
   }
@@ -65,6 +67,8 @@ package enum InconclusiveReason: Sendable, Codable, Hashable, CustomStringConver
     case .replayedSchedulePassed:
       "the replayed schedule passed; only it ran, not the search: unset \(TestReplay.scheduleVariable) "
         + "(or leave out --schedule) to search every schedule"
+    case .starved(let starvation):
+      starvation.description
     case .replayDiverged(let divergence):
       "the code left the replayed schedule: \(divergence); it no longer runs as it did when the "
         + "schedule was recorded: unset \(TestReplay.scheduleVariable) (or leave out --schedule) to "

@@ -187,7 +187,7 @@ extension CheckReport: CustomStringConvertible {
       "",
       "In flight: "
         + (crash.inFlight.isEmpty
-          ? "no call (the crash came after the calls had returned)"
+          ? "no call (the \(crash.kind == .hang ? "hang" : "death") came after the calls had returned)"
           : crash.inFlight.map { "\($0.call) on thread \($0.thread)" }.joined(separator: ", ")),
     ]
     if crash.kind == .crash {
@@ -283,6 +283,12 @@ extension Explanation {
 extension FailureReport {
   /// What the minimized scenario's line adds when shrinking stopped before the scenario was minimal.
   package var shrinkingNote: String {
-    shrinkingCutShort ? "; shrinking stopped at its time limit, so a smaller one may exist" : ""
+    let fresh =
+      ScenarioGenerator.startsFresh(scenario: scenarioIndex) && original.initial.isEmpty
+      ? "; from a scenario that starts on a fresh subject, its threads at once with no init part"
+      : ""
+    return fresh
+      + (shrinkingCutShort
+        ? "; shrinking stopped at its time limit, so a smaller one may exist" : "")
   }
 }

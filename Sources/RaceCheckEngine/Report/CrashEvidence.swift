@@ -65,8 +65,24 @@ extension CrashEvidence {
   package var outcome: String {
     switch kind {
     case .crash: "crashed (\(signal ?? "signal")\(message.map { ": \($0)" } ?? ""))"
-    case .hang: "hung: an invocation made no progress for its deadline"
+    case .hang: "hung: \(detail ?? "an invocation made no progress for its deadline")"
     case .exit: "ended its isolated child without a report: \(detail ?? "")"
     }
+  }
+}
+
+extension CrashEvidence {
+  /// A call that did not return within its timeout outside an isolated child: the code's hang, seen by the thread that waited.
+  ///
+  /// The process goes on, so no thread's stack is taken: an isolated check takes them all.
+  static func unreturnedCall(_ timedOut: CompletionTimeout, thread: Int, index: Int)
+    -> CrashEvidence
+  {
+    CrashEvidence(
+      kind: .hang, signal: nil, message: nil, runnerThread: nil, threadName: nil, invocation: nil,
+      inFlight: [InFlightCall(thread: thread, call: timedOut.call, index: index)],
+      stack:
+        "(no stacks: outside an isolated child the check goes on; an isolated check shows every thread's)",
+      threadStacks: [], functions: [], detail: timedOut.description)
   }
 }

@@ -93,7 +93,7 @@ struct AsyncBatch<Subject> {
       let offset = recorded.finished.load(ordering: .acquiring)
       let call = calls.value[offset]
       let timedOut = CompletionTimeout(
-        call: Scenario.Call(call.call.name, call.arguments), timeout: timeout)
+        call: Scenario.Call(call.call.name, call.arguments), timeout: timeout, awaited: true)
       return recorded.outcome(upTo: offset, thrown: (offset, timedOut))
     }
     return recorded.outcome(

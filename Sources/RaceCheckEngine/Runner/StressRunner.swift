@@ -209,7 +209,8 @@ package final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecke
           throw OperationError(
             call: scenario.scenario.allCalls[slot.failedCall!], error: error,
             history: merged(record, slot.record, range, completedUpTo: slot.failedCall!).history(
-              of: scenario.scenario, completed: slot.failedCall!))
+              of: scenario.scenario, completed: slot.failedCall!),
+            thread: thread, index: slot.failedCall!)
         }
         for call in range {
           record.callTimes[call] = slot.record.callTimes[call]
@@ -329,7 +330,7 @@ package final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecke
       let index = first + thrown.offset
       throw OperationError(
         call: scenario.scenario.allCalls[index], error: thrown.error,
-        history: record.history(of: scenario.scenario, completed: index))
+        history: record.history(of: scenario.scenario, completed: index), thread: 0, index: index)
     }
   }
 
@@ -367,7 +368,7 @@ package final class StressRunner<Subject, Model: Hashable & Sendable>: @unchecke
     } catch {
       throw OperationError(
         call: scenario.scenario.allCalls[index], error: error,
-        history: record.history(of: scenario.scenario, completed: index))
+        history: record.history(of: scenario.scenario, completed: index), thread: 0, index: index)
     }
     record.returnTimes[index] = MonotonicInstant.now().nanoseconds
   }
@@ -486,6 +487,10 @@ package struct OperationError: Error, CustomStringConvertible, Sendable {
   package var error: any Error
   /// Everything recorded in the invocation up to the call.
   package var history: History
+  /// The runner thread that made the call.
+  package var thread: Int
+  /// The call's position in the scenario's history.
+  package var index: Int
 
   package var description: String {
     "operation \(call) threw \(error)"

@@ -45,8 +45,17 @@ final class StressScenarioRunner<Subject, Model: Hashable & Sendable>: ScenarioR
         stopAtFirstFailure: request.untilFirstFailure, deadline: request.deadline,
         seed: request.seed, shouldStop: shouldStop)
     } catch {
-      throw .operationThrew(
-        SpecError(message: error.description, history: error.history, scenario: request.scenario))
+      // A call that never returned is the code's hang, not a broken spec.
+      guard let timedOut = error.error as? CompletionTimeout else {
+        throw .operationThrew(
+          SpecError(
+            message: error.description, history: error.history, scenario: request.scenario))
+      }
+      return RunResult(
+        invocations: 1, failures: 1,
+        failure: ObservedFailure(
+          evidence: .death(
+            .unreturnedCall(timedOut, thread: error.thread, index: error.index))))
     }
     var result = RunResult(
       invocations: found.invocations, overlappingInvocations: found.concurrentInvocations,

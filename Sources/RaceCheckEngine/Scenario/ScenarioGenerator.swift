@@ -28,11 +28,22 @@ package struct ScenarioGenerator: Sendable {
     1 + index / 4
   }
 
+  /// Whether scenario `index` starts on a fresh subject, its threads at once, with no init part: one in four, from the fourth.
+  ///
+  /// A type's first use (a lazy setup, a login, a cache's first fill) races only when the
+  /// threads make it; an init part makes it first, alone. The init calls are drawn all the
+  /// same and dropped, so that the threads draw what they would have drawn (where operations
+  /// have requirements, against the scenario without them).
+  package static func startsFresh(scenario index: Int) -> Bool {
+    index % 4 == 3
+  }
+
   /// The scenario numbered `index` of the run seeded with `seed`.
   ///
   /// Calls are drawn in history order: the init part, each thread, the post part. A call
   /// whose requirement fails in some order that reaches it is drawn again, up to
-  /// ``drawsPerCall`` times; without requirements every call is drawn once.
+  /// ``drawsPerCall`` times; without requirements every call is drawn once. Some scenarios
+  /// have no init part (``startsFresh(scenario:)``).
   package func scenario(seed: UInt64, index: Int) -> Scenario {
     var random: any RandomNumberGenerator = SplitMix64(seed: SplitMix64.derive(seed, UInt64(index)))
     let breadth = Self.breadth(ofScenario: index)
@@ -53,8 +64,10 @@ package struct ScenarioGenerator: Sendable {
       }
       return call
     }
+    let startsFresh = Self.startsFresh(scenario: index)
     for position in 0..<shape.initialOperations {
-      scenario.initial.append(draw(at: .initial(position)))
+      let call = draw(at: .initial(position))
+      if !startsFresh { scenario.initial.append(call) }
     }
     for thread in 0..<shape.threads {
       scenario.parallel.append([])

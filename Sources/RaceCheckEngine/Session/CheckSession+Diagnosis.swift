@@ -166,6 +166,7 @@ extension CheckSession {
     var best = first
     var runs = 1
     while runs <= Self.extraDeathSamples, interruption?.signal == nil,
+      !failure.isHangInThisProcess(isolated: configuration.isolated),
       best.1.anotherCrashMayTellMore(than: best.0.diagnosis),
       let rerun = (try? run(rerunRequest(scenario, index: index, invocations: budget)))?
         .failure,

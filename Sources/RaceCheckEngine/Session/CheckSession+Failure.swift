@@ -14,7 +14,11 @@ extension CheckSession {
     if configuration.minimizes {
       let shrinkingStarted = MonotonicInstant.now()
       // An explored body is one call: there is no smaller scenario, only a simpler schedule.
-      if !configuration.exploresABody {
+      // A hang outside an isolated child is not run again: each candidate would leave another
+      // call that never returns, and wait its whole timeout for it.
+      if !configuration.exploresABody,
+        !failure.isHangInThisProcess(isolated: configuration.isolated)
+      {
         // Measuring the failure's rate is part of shrinking: it sizes the candidates' runs.
         let perFailure = invocationsPerFailure(of: failure, of: scenario, index: index)
         let shrunk = shrink(failure, of: scenario, index: index, invocationsPerFailure: perFailure)

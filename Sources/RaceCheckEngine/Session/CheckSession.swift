@@ -194,6 +194,8 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
       return .internalFault(fault)
     case .interrupted(let signal):
       return .inconclusive(.interrupted(signal: signal))
+    case .starved(let starvation):
+      return .inconclusive(.starved(starvation))
     }
   }
 

@@ -140,6 +140,11 @@ struct ObservedFailure: Codable, Sendable {
 
   /// Whether the failure is a crash that memory corruption raises (``CrashEvidence/isMemoryCorruption``).
   var isMemoryCorruption: Bool { evidence.crash?.isMemoryCorruption ?? false }
+
+  /// Whether this is a call that never returned in a check that runs in this process, which a run of it again would leave waiting once more.
+  func isHangInThisProcess(isolated: Bool) -> Bool {
+    !isolated && evidence.crash?.kind == .hang
+  }
 }
 
 /// Schedule mode: the failing schedule and what the scheduler saw besides the failure.
@@ -168,6 +173,8 @@ package enum RunError: Error, Sendable, Codable {
   case internalFault(InternalFault)
   /// The check was interrupted by this signal.
   case interrupted(signal: Int32)
+  /// The isolated child made no progress while the machine kept it from a CPU: nothing is known of the request.
+  case starved(Starvation)
 }
 
 /// Watches a runner's progress: the isolated child's link to its parent implements it.

@@ -17,8 +17,9 @@ extension Operation where Model: HistoryModel {
   ///   - name: The operation's name in reports, scenarios and repro files: the model's name for it, such as `"append"`, unless `vocabularyName` gives that.
   ///   - vocabularyName: The model's name for the operation when `name` is the subject's own, such as `"write"` for a register's `store`; by default `name`.
   ///   - arguments: One generator per parameter, in the vocabulary's order.
-  ///   - timeout: How long to wait for the call outside an isolated child, which reports a
-  ///     call that never returns as a hang after ``Configuration/hangTimeout``.
+  ///   - timeout: How long a call may go without returning before it is a hang; in an isolated
+  ///     child, the shorter of this and ``Configuration/hangTimeout``, counted while the child
+  ///     is not kept from a CPU.
   ///   - perform: Calls the operation on the subject.
   public init<each Argument: ValueConvertible, Result: ValueConvertible>(
     _ name: String,
@@ -50,7 +51,9 @@ extension Operation where Model: HistoryModel {
   ///   - name: The operation's name in reports, scenarios and repro files: the model's name for it, such as `"append"`, unless `vocabularyName` gives that.
   ///   - vocabularyName: The model's name for the operation when `name` is the subject's own, such as `"write"` for a register's `store`; by default `name`.
   ///   - arguments: One generator per parameter, in the vocabulary's order.
-  ///   - timeout: How long to wait for the call outside an isolated child.
+  ///   - timeout: How long a call may go without returning before it is a hang; in an isolated
+  ///     child, the shorter of this and ``Configuration/hangTimeout``, counted while the child
+  ///     is not kept from a CPU.
   ///   - perform: Calls the operation on the subject.
   public init<each Argument: ValueConvertible>(
     _ name: String,
@@ -97,7 +100,9 @@ extension Operation {
   /// - Parameters:
   ///   - name: The operation's name in reports.
   ///   - arguments: One generator per parameter of `perform` and `model`.
-  ///   - timeout: How long to wait for the call outside an isolated child.
+  ///   - timeout: How long a call may go without returning before it is a hang; in an isolated
+  ///     child, the shorter of this and ``Configuration/hangTimeout``, counted while the child
+  ///     is not kept from a CPU.
   ///   - perform: Calls the operation on the subject.
   ///   - model: Applies the operation to the sequential model and returns what it expects.
   public init<
@@ -124,7 +129,9 @@ extension Operation {
   /// - Parameters:
   ///   - name: The operation's name in reports.
   ///   - arguments: One generator per parameter of `perform` and `model`.
-  ///   - timeout: How long to wait for the call outside an isolated child.
+  ///   - timeout: How long a call may go without returning before it is a hang; in an isolated
+  ///     child, the shorter of this and ``Configuration/hangTimeout``, counted while the child
+  ///     is not kept from a CPU.
   ///   - perform: Calls the operation on the subject.
   ///   - model: Applies the operation to the sequential model.
   public init<each Argument: ValueConvertible>(
@@ -199,21 +206,27 @@ extension CompletionWait {
     running operation: @escaping @Sendable () async throws -> Value
   ) throws -> Value {
     let thrown = Thrown()
-    let value = try value(of: call, timeout: timeout) {
-      (done: @escaping @Sendable (Value) -> Void) in
-      @Sendable func run() async {
-        do {
-          done(try await operation())
-        } catch {
-          thrown.keep(error)
-          done(.null)
+    let value: Value
+    do {
+      value = try self.value(of: call, timeout: timeout) {
+        (done: @escaping @Sendable (Value) -> Void) in
+        @Sendable func run() async {
+          do {
+            done(try await operation())
+          } catch {
+            thrown.keep(error)
+            done(.null)
+          }
+        }
+        if let executor {
+          Task(executorPreference: executor, operation: run)
+        } else {
+          Task.immediate(operation: run)
         }
       }
-      if let executor {
-        Task(executorPreference: executor, operation: run)
-      } else {
-        Task.immediate(operation: run)
-      }
+    } catch var timedOut as CompletionTimeout {
+      timedOut.awaited = true
+      throw timedOut
     }
     try thrown.rethrow()
     return value

@@ -23,8 +23,9 @@ extension Operation where Model: HistoryModel {
   ///   - name: The operation's name in reports, scenarios and repro files: the model's name for it, such as `"append"`, unless `vocabularyName` gives that.
   ///   - vocabularyName: The model's name for the operation when `name` is the subject's own, such as `"write"` for a register's `store`; by default `name`.
   ///   - arguments: One generator per parameter, in the vocabulary's order.
-  ///   - timeout: How long to wait for the handler outside an isolated child, which reports
-  ///     a handler that never comes as a hang after ``Configuration/hangTimeout``.
+  ///   - timeout: How long a call may wait for its handler before it is a hang, in a check that
+  ///     runs in this process; an isolated child reports a hang after ``Configuration/hangTimeout``,
+  ///     counted while the child is not kept from a CPU.
   ///   - perform: Calls the operation on the subject, passing it the completion handler.
   public init<each Argument: ValueConvertible, Result: ValueConvertible>(
     _ name: String,
@@ -54,7 +55,9 @@ extension Operation where Model: HistoryModel {
   ///   - name: The operation's name in reports, scenarios and repro files: the model's name for it, such as `"append"`, unless `vocabularyName` gives that.
   ///   - vocabularyName: The model's name for the operation when `name` is the subject's own, such as `"write"` for a register's `store`; by default `name`.
   ///   - arguments: One generator per parameter, in the vocabulary's order.
-  ///   - timeout: How long to wait for the handler outside an isolated child.
+  ///   - timeout: How long a call may wait for its handler before it is a hang, in a check that
+  ///     runs in this process; an isolated child reports a hang after ``Configuration/hangTimeout``,
+  ///     counted while the child is not kept from a CPU.
   ///   - perform: Calls the operation on the subject, passing it the completion handler.
   public init<each Argument: ValueConvertible>(
     _ name: String,
@@ -85,7 +88,9 @@ extension Operation {
   /// - Parameters:
   ///   - name: The operation's name in reports.
   ///   - arguments: One generator per parameter of `perform` and `model`.
-  ///   - timeout: How long to wait for the handler outside an isolated child.
+  ///   - timeout: How long a call may wait for its handler before it is a hang, in a check that
+  ///     runs in this process; an isolated child reports a hang after ``Configuration/hangTimeout``,
+  ///     counted while the child is not kept from a CPU.
   ///   - perform: Calls the operation on the subject, passing it the completion handler.
   ///   - model: Applies the operation to the sequential model and returns what it expects.
   public init<
@@ -115,7 +120,9 @@ extension Operation {
   /// - Parameters:
   ///   - name: The operation's name in reports.
   ///   - arguments: One generator per parameter of `perform` and `model`.
-  ///   - timeout: How long to wait for the handler outside an isolated child.
+  ///   - timeout: How long a call may wait for its handler before it is a hang, in a check that
+  ///     runs in this process; an isolated child reports a hang after ``Configuration/hangTimeout``,
+  ///     counted while the child is not kept from a CPU.
   ///   - perform: Calls the operation on the subject, passing it the completion handler.
   ///   - model: Applies the operation to the sequential model.
   public init<each Argument: ValueConvertible>(
@@ -181,8 +188,10 @@ final class CompletionWait: Sendable {
   /// Runs `start` with a handler and returns the value the handler delivers, once it is called.
   ///
   /// Under the scheduler the wait has no time limit: a handler that never comes leaves
-  /// the schedule deadlocked, which it reports. In an isolated child, the hang timeout ends
-  /// a wait first; elsewhere `timeout` does, with an error.
+  /// the schedule deadlocked, which it reports. In an isolated child it has none either: the
+  /// parent applies the call's timeout on its ``StallClock``, so that a busy machine does not
+  /// make a slow call a hang, and takes every thread's stack. Elsewhere `timeout` ends the
+  /// wait with a ``CompletionTimeout``, which the runner reports as the call's hang.
   func value<Result: ValueConvertible>(
     of call: Scenario.Call, timeout: Duration,
     _ start: (@escaping @Sendable (Result) -> Void) throws -> Void
@@ -192,7 +201,7 @@ final class CompletionWait: Sendable {
     try start { result in
       if delivery.keep(result.historyValue) { delivered.signal() }
     }
-    if rc_interposer_mode() == RC_MODE_SUBJECT {
+    if rc_interposer_mode() == RC_MODE_SUBJECT || Self.waitsForTheParent {
       delivered.wait()
     } else if delivered.wait(timeout: .now() + timeout.dispatchInterval)
       == .timedOut
@@ -203,6 +212,9 @@ final class CompletionWait: Sendable {
     idle.withLock { $0.append(delivered) }
     return delivery.value ?? .null
   }
+
+  /// Whether this process is an isolated child, whose parent decides when a call is a hang.
+  private static let waitsForTheParent = WorkerJob.current != nil
 
   /// The first value a call's handler delivered.
   private final class Delivery: Sendable {
@@ -221,14 +233,18 @@ final class CompletionWait: Sendable {
   }
 }
 
-/// An operation's completion handler was not called within its timeout.
+/// A call did not return within its timeout: its completion handler was not called, or its `async` call did not end.
 package struct CompletionTimeout: Error, CustomStringConvertible, Sendable {
-  /// The call whose handler never came.
+  /// The call that never returned.
   package var call: Scenario.Call
   /// How long it waited.
   package var timeout: Duration
+  /// Whether the call is `async` (awaited), not one with a completion handler.
+  package var awaited = false
 
   package var description: String {
-    "the completion handler of \(call) was not called within \(timeout)"
+    awaited
+      ? "\(call) did not return within \(PlainNumber.text(timeout)) s"
+      : "the completion handler of \(call) was not called within \(PlainNumber.text(timeout)) s"
   }
 }

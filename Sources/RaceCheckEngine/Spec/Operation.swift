@@ -66,6 +66,13 @@ public struct Operation<Subject, Model: Hashable & Sendable>: Sendable {
   /// Whether the operation's call is `async`.
   var isAsync: Bool { asyncCall != nil }
 
+  /// How long a call may go without returning before it is a hang: an `async` operation's `timeout:`; nil for any other.
+  ///
+  /// A completion-handler operation's `timeout:` bounds its wait in a check in this process
+  /// only: a stored copy of it here grows every operation, and the debug builds of large
+  /// specs' initializers then crash on the cooperative pool's stacks.
+  var callTimeout: Duration? { asyncCall?.timeout }
+
   init(
     name: String,
     vocabularyName: String? = nil,

@@ -1,3 +1,4 @@
+import Foundation
 import RaceCheck
 import RaceCheckTestSupport
 import Testing
@@ -21,6 +22,28 @@ extension RaceCheckTestSuite {
       #expect(failure.original.post.count == 1)
     }
 
+    @Test func oneScenarioInFourStartsOnAFreshSubjectWithTheThreadsDrawnAsBefore() {
+      let generator = ScenarioGenerator(spec: FirstUseTotal.spec, shape: Configuration.Shape())
+      for index in 0..<8 {
+        let scenario = generator.scenario(seed: 1, index: index)
+        #expect(scenario.initial.isEmpty == (index % 4 == 3), "scenario \(index)")
+        #expect(scenario.parallel.map(\.count) == [5, 5])
+      }
+    }
+
+    /// A race in a type's first use, which an init part always makes alone, is found by default.
+    @Test func aFirstUseRaceIsFoundInAScenarioThatStartsFresh() throws {
+      var configuration = smallConfiguration(seed: 1)
+      configuration.mode = .schedule(strategy: .random, schedules: 200)
+      let report = FirstUseTotal.spec.check(configuration)
+      let failure = try #require(report.failure, "\(report)")
+      #expect(failure.scenarioIndex % 4 == 3)
+      #expect(failure.original.initial.isEmpty)
+      #expect(
+        report.description.contains("from a scenario that starts on a fresh subject"),
+        "\(report)")
+    }
+
     @Test func seedsParseInDecimalAndHexadecimal() {
       #expect(Configuration.parseSeed("42") == 42)
       #expect(Configuration.parseSeed("0x2A") == 42)
@@ -36,5 +59,35 @@ extension RaceCheckTestSuite {
       configuration.minimizes = false
       return configuration
     }
+  }
+}
+
+/// A total set up on first use, by whichever call comes first: the check and the set-up are two locked steps, so two first calls may both set it up, and one loses the other's addition.
+private final class FirstUseTotal: @unchecked Sendable {
+  // @unchecked Sendable: every access holds the lock; the bug is between two of them.
+  private let lock = NSLock()
+  private var counts: [Int]?
+
+  private func setUpOnFirstUse() {
+    if lock.withLock({ counts == nil }) { lock.withLock { counts = [0] } }
+  }
+
+  func add() {
+    setUpOnFirstUse()
+    lock.withLock { counts![0] += 1 }
+  }
+
+  func total() -> Int {
+    setUpOnFirstUse()
+    return lock.withLock { counts![0] }
+  }
+
+  static let spec = Spec("FirstUseTotal", make: FirstUseTotal.init, model: 0) {
+    Operation(
+      "add", perform: { (total: FirstUseTotal) in total.add() },
+      model: { (count: inout Int) in count += 1 })
+    Operation(
+      "total", perform: { (total: FirstUseTotal) in total.total() },
+      model: { (count: inout Int) in count })
   }
 }

@@ -1,6 +1,7 @@
 import Fixtures
 import Foundation
 import RaceCheck
+import Synchronization
 import Testing
 
 extension RaceCheckTestSuite {
@@ -42,6 +43,34 @@ extension RaceCheckTestSuite {
       #expect(report.failure?.kind == .hang)
     }
 
+    @Test func childThatSpinsWithoutProgressIsReportedAsAHang() throws {
+      let report = try check(
+        withWorker: "exec sh -c 'while :; do :; done'", invocationTimeout: .milliseconds(500),
+        minimizes: false)
+      let crash = try #require(report.failure?.crash, "\(report)")
+      #expect(crash.kind == .hang)
+    }
+
+    /// A child the machine keeps from a CPU proves no hang, however long it goes without progress.
+    ///
+    /// The child spins at `SCHED_IDLE` below a busy thread on every CPU: it is ready all the
+    /// time and runs almost never, as a child does beside many busy processes.
+    @Test func childThatTheMachineStarvesIsInconclusiveNotHung() throws {
+      let hogs = BusyThreads(count: ProcessInfo.processInfo.activeProcessorCount + 1)
+      defer { hogs.stop() }
+      let report = try check(
+        withWorker: "exec chrt --idle 0 sh -c 'while :; do :; done'",
+        invocationTimeout: .milliseconds(500), minimizes: false)
+      #expect(report.failure == nil, "\(report)")
+      guard case .inconclusive(.starved(let starvation)) = report.outcome else {
+        Issue.record("expected a starved child, got \(report)")
+        return
+      }
+      #expect(starvation.stalled < .milliseconds(500))
+      #expect(starvation.wall >= .seconds(3))
+      #expect(report.description.contains("the machine was too busy"), "\(report)")
+    }
+
     @Test func childThatExitsCleanlyWithoutAWordIsReportedAsABrokenSetup() throws {
       let report = try check(withWorker: "exit 0")
       #expect(report.failure == nil)
@@ -73,4 +102,19 @@ extension RaceCheckTestSuite {
       return target.check(configuration, worker: WorkerCommand(executable: script.path))
     }
   }
+}
+
+/// Threads that keep CPUs busy until stopped, as other processes on a busy machine do.
+private final class BusyThreads: Sendable {
+  private let running = Atomic<Bool>(true)
+
+  init(count: Int) {
+    for _ in 0..<count {
+      Thread.detachNewThread { [self] in
+        while running.load(ordering: .relaxed) {}
+      }
+    }
+  }
+
+  func stop() { running.store(false, ordering: .relaxed) }
 }
