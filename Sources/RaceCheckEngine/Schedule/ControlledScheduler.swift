@@ -84,6 +84,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     var isBusy = false
     /// The history position of the call it runs, or, for an async block, of the call that submitted it.
     var call: Int?
+    /// The call whose return it waits for in racecheck's own wait (an `async` call's task, a completion handler), while it does.
+    var awaitedReturn: String?
     /// The queues the running call has left by `sync`, each with how many blocks it had started then.
     var queuesLeft: [(queue: QueueState, startsThen: Int)] = []
     /// The handle code under test holds for it, when its `pthread_create` made it.
@@ -401,6 +403,14 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     pthread_getspecific(Self.key) != nil
   }
 
+  /// Runs `wait`, racecheck's own wait on the calling controlled thread for `call` to return, so that a deadlock there names the call, not racecheck's semaphore.
+  func waitingForReturn<T>(of call: String, _ wait: () throws -> T) rethrows -> T {
+    let me = asScheduler { currentThread() }
+    asScheduler { me.awaitedReturn = call }
+    defer { asScheduler { me.awaitedReturn = nil } }
+    return try wait()
+  }
+
   func currentThread() -> ControlledThread {
     Unmanaged<ControlledThread>.fromOpaque(pthread_getspecific(Self.key)!).takeUnretainedValue()
   }
@@ -562,7 +572,12 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
         + (holders.isEmpty ? "no one" : holders.map { threads[$0].name }.joined(separator: ", "))
     case .gate: what = "for the init part to finish"
     case .signal(let state, _, let timed):
-      what = "for a signal of \(state.name)" + (timed ? " (or its timeout)" : "")
+      // racecheck's wait for a call's task or handler is not the code's: the call is.
+      what =
+        thread.awaitedReturn.map {
+          "for \($0) to return (its task or completion handler never ended)"
+        }
+        ?? "for a signal of \(state.name)" + (timed ? " (or its timeout)" : "")
     case .lockWord(let word):
       what =
         "for a Mutex at 0x\(String(word, radix: 16)), which code the scheduler does not see holds"

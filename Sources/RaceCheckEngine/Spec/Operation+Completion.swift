@@ -1,6 +1,7 @@
 import CRaceCheckInterposer
 import Dispatch
 import Foundation
+import RaceCheckSync
 import Synchronization
 
 extension Operation where Model: HistoryModel {
@@ -201,7 +202,11 @@ final class CompletionWait: Sendable {
     try start { result in
       if delivery.keep(result.historyValue) { delivered.signal() }
     }
-    if rc_interposer_mode() == RC_MODE_SUBJECT || Self.waitsForTheParent {
+    if rc_interposer_mode() == RC_MODE_SUBJECT,
+      let scheduler = SchedulerHook.active as? ControlledScheduler
+    {
+      scheduler.waitingForReturn(of: call.description) { delivered.wait() }
+    } else if rc_interposer_mode() == RC_MODE_SUBJECT || Self.waitsForTheParent {
       delivered.wait()
     } else if delivered.wait(timeout: .now() + timeout.dispatchInterval)
       == .timedOut

@@ -35,6 +35,19 @@ extension RaceCheckTestSuite {
       #expect(failure.crash?.threadStacks.isEmpty == false)
     }
 
+    @Test func underTheSchedulerItIsADeadlockThatNamesTheCallNotRacechecksWait() throws {
+      var configuration = Self.configuration
+      configuration.mode = .schedule(strategy: .random, schedules: 20)
+      var report: CheckReport?
+      withKnownIssue {
+        report = check(Latch.spec(timeout: .seconds(30)), configuration: configuration)
+      }
+      let failure = try #require(report?.failure, "\(String(describing: report))")
+      let evidence = failure.diagnosis.evidence
+      #expect(evidence.contains("waits for wait to return"), "\(evidence)")
+      #expect(!evidence.contains("semaphore"), "\(evidence)")
+    }
+
     private static var configuration: Configuration {
       var configuration = smallConfiguration()
       configuration.scenarios = 1

@@ -29,7 +29,7 @@ extension RaceCheckTestSuite {
         ) { (_: @escaping @Sendable (Int) -> Void) in }
       } throws: { error in
         (error as? CompletionTimeout)?.description
-          == "the completion handler of append(1) was not called within 0.05 seconds"
+          == "the completion handler of append(1) was not called within 0.05 s"
       }
     }
 

@@ -94,8 +94,8 @@ extension RaceCheckTestSuite {
           calls += 1
         }
       }
-      // Scenarios 3, 7, 11, 15 and 19 start fresh, with no init part.
-      #expect(calls == 15 * 20 + 5 * 15)
+      // Scenarios 4, 8, 12 and 16 start fresh, with no init part.
+      #expect(calls == 16 * 20 + 4 * 15)
     }
 
     @Test func aSpecWithoutRequirementsDrawsAsBefore() {
