@@ -180,6 +180,15 @@ struct AsyncCall<Subject>: Sendable {
   /// Makes the call with recorded arguments and returns its result as a value.
   let run: @Sendable (Subject, [Value]) async throws -> Value
 
+  init(
+    name: String, timeout: Duration,
+    run: @escaping @Sendable (Subject, [Value]) async throws -> Value
+  ) {
+    self.name = name
+    self.timeout = timeout
+    self.run = run
+  }
+
   init<each Argument: ValueConvertible>(
     _ name: String, timeout: Duration,
     _ call: @escaping @Sendable (Subject, repeat each Argument) async throws -> Value

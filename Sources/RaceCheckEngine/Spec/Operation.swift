@@ -18,7 +18,7 @@ public struct Operation<Subject, Model: Hashable & Sendable>: Sendable {
   let generators: [AnyGenerator]
 
   /// Calls the operation on the subject with recorded arguments and records its result.
-  let perform: @Sendable (Subject, [Value]) throws -> Value
+  var perform: @Sendable (Subject, [Value]) throws -> Value
 
   /// Binds recorded arguments once, giving the model-side step the checker calls many times.
   let bind: @Sendable ([Value]) -> @Sendable (inout Model) -> Value

@@ -109,3 +109,30 @@ extension Array: ValueConvertible where Element: ValueConvertible {
     self = elements
   }
 }
+
+/// A result that may be an error: a success is its value, an error `{"error": "Type.case"}`.
+///
+/// An operation whose calls may throw by contract records a thrown error so
+/// (``Value/thrownError(_:)``), and its model says which calls throw by returning a `Result`:
+/// the two compare equal when the error's type and description do.
+extension Result: ValueConvertible where Success: ValueConvertible {
+  public static var historyValueKinds: Value.Kinds { Success.historyValueKinds.union(.object) }
+  public var historyValue: Value {
+    switch self {
+    case .success(let value): value.historyValue
+    case .failure(let error): .thrownError(error)
+    }
+  }
+  /// A success decoded from its value; an error cannot be made again from its description.
+  public init?(historyValue: Value) {
+    guard let success = Success(historyValue: historyValue) else { return nil }
+    self = .success(success)
+  }
+}
+
+extension Value {
+  /// What a call that threw `error` returns, for an operation that records thrown errors: `{"error": "BankError.insufficientFunds"}`.
+  public static func thrownError(_ error: any Error) -> Value {
+    .object(["error": .string("\(type(of: error)).\(error)")])
+  }
+}

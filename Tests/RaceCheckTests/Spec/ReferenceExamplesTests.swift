@@ -175,6 +175,25 @@ extension RaceCheckTestSuite {
       #expect(detail.contains("no invocation ended for 2 s"), "\(detail)")
     }
 
+    @Test func thrownErrorsAsResults() async {
+      let spec = Spec("Purse", make: Purse.init, model: 0) {
+        Operation("earn", .int(in: 1...3)) { (purse: Purse, amount: Int) in
+          await purse.earn(amount)
+        } model: { (coins: inout Int, amount: Int) in
+          coins += amount
+        }
+        Operation("spend", .int(in: 1...3)) { (purse: Purse, amount: Int) in
+          try await purse.spend(amount)
+        } model: { (coins: inout Int, amount: Int) -> Result<Int, PurseError> in
+          guard coins >= amount else { return .failure(.tooFewCoins) }
+          coins -= amount
+          return .success(coins)
+        }
+        .recordingThrownErrors()
+      }
+      await ReferenceCheck.passesAsync(spec)
+    }
+
     @Test func asyncOperationForms() async {
       let vocabulary = Spec("Wallet", make: Wallet.init, model: CounterModel()) {
         Operation("get") { (wallet: Wallet) in await wallet.balance }
@@ -480,6 +499,24 @@ enum ReferenceDocument {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("docs/reference.md").path
+  }
+}
+
+/// Why a purse refuses to pay.
+enum PurseError: Error {
+  case tooFewCoins
+}
+
+/// Coins an actor keeps: spending more than it holds throws.
+actor Purse {
+  private var coins = 0
+
+  func earn(_ amount: Int) { coins += amount }
+
+  func spend(_ amount: Int) throws -> Int {
+    guard coins >= amount else { throw PurseError.tooFewCoins }
+    coins -= amount
+    return coins
   }
 }
 
