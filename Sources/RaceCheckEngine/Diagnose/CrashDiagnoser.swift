@@ -40,6 +40,7 @@ struct CrashDiagnoser {
   func diagnose() -> Diagnosis {
     if let diagnosis = syncOnCurrentQueue() { return diagnosis }
     let readTrap = emptyArrayReadTrap()
+    if let assertion = evidence.failedAssertion { return Self.failedAssertion(assertion) }
     return readTrap.flatMap(unsignedUnderflow) ?? uncheckedAsyncWrite() ?? escapedLiveStorage()
       ?? writerCrashedUnderEscapedReader() ?? memoryCorruption() ?? corruptResult() ?? dataRace()
       ?? readTrap.map(unexplainedReadTrap)
@@ -285,6 +286,19 @@ struct CrashDiagnoser {
       evidence:
         "\(place) died of \(signal), memory corruption rather than a Swift trap, \(alongside): "
         + "code on two threads touched the same state without synchronization")
+  }
+
+  /// The code's own `assert` failed: that is what the death shows, and not which bug broke the condition.
+  ///
+  /// Its condition may fail in one order of the code's locked steps as well as in a race on
+  /// memory, or on every run: naming a race would be a guess.
+  static func failedAssertion(_ assertion: String) -> Diagnosis {
+    Diagnosis(
+      .unclassified,
+      evidence:
+        "the code's own assertion failed (\(assertion)), and the C library aborted: the condition did "
+        + "not hold in this run; the scenario, the calls in flight and the stack show where, and no "
+        + "bug is named without evidence of which")
   }
 
   /// Why code other than the crashing call's may have run at the moment of the crash, or nil when none did.

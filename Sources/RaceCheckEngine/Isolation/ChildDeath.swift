@@ -90,7 +90,8 @@ struct ChildDeath {
     }
     return CrashEvidence(
       kind: kind, signal: signalName,
-      message: stack?.failureMessage ?? Self.fatalErrorMessage(in: standardError),
+      message: stack?.failureMessage ?? Self.fatalErrorMessage(in: standardError)
+        ?? CrashEvidence.failedAssertion(in: standardError),
       runnerThread: crash?.slot, threadName: crash?.threadName,
       invocation: snapshot.invocation, inFlight: inFlight,
       stack: stack?.render() ?? "(no stack was received)",

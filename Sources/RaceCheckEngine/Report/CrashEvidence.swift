@@ -57,8 +57,30 @@ extension CrashEvidence {
   /// A bad access is SIGSEGV or SIGBUS; the allocator and the Swift runtime abort (SIGABRT)
   /// when they find their own structures corrupted (a double free, a freed object retained).
   /// Safe Swift run on one thread raises none of them.
+  ///
+  /// A SIGABRT from the code's own failed `assert` (the C library prints `Assertion … failed`)
+  /// is the assertion, not corruption.
   package var isMemoryCorruption: Bool {
     kind == .crash && ["SIGSEGV", "SIGBUS", "SIGABRT"].contains(signal ?? "")
+      && failedAssertion == nil
+  }
+
+  /// The C library's message for the code's failed `assert`, such as `race.c:12: check: Assertion `b == 1' failed.`, when the child died of one.
+  package var failedAssertion: String? {
+    guard kind == .crash, signal == "SIGABRT" else { return nil }
+    return Self.failedAssertion(in: standardError ?? "")
+  }
+
+  /// The last line of `text` that reports a failed C `assert`, without the program's name.
+  static func failedAssertion(in text: String) -> String? {
+    guard
+      let line = text.split(separator: "\n").last(where: {
+        $0.contains("Assertion `") && $0.hasSuffix("failed.")
+      })
+    else { return nil }
+    // glibc writes `program: file:line: function: Assertion `condition' failed.`
+    let parts = line.split(separator: ": ", maxSplits: 1)
+    return String(parts.count == 2 && !parts[0].contains("`") ? parts[1] : line)
   }
 
   /// How the child ended, as a report's first line says it: `crashed (SIGILL: Index out of range)`.

@@ -61,6 +61,22 @@ extension UnitTestSuite {
       #expect(pattern == .dataRace)
     }
 
+    /// A C program's failed `assert` is the assertion, with its message: its condition may fail in an order of locked steps as well as in a race, so no race is named.
+    @Test func abortOfAFailedCAssertionIsTheAssertionNotADataRace() {
+      let scenario = Scenario(parallel: [[call("append", 1)], [call("append", 2)]])
+      var crash = evidence(
+        signal: "SIGABRT", message: nil, thread: 1, inFlight: [(1, call("append", 2))],
+        functions: ["abort", "__assert_fail"])
+      crash.standardError = "bank: bank.c:41: check: Assertion `balance == (x - y) - z' failed."
+      #expect(!crash.isMemoryCorruption)
+      #expect(
+        crash.failedAssertion == "bank.c:41: check: Assertion `balance == (x - y) - z' failed.")
+      #expect(diagnose(scenario, crash, crashesSequentially: false) == .unclassified)
+      // The same death without the C library's message is an abort of corrupted memory.
+      crash.standardError = nil
+      #expect(diagnose(scenario, crash, crashesSequentially: false) == .dataRace)
+    }
+
     @Test func segmentationFaultOnOneThreadInItsFirstRunIsNotCalledADataRace() {
       let scenario = Scenario(initial: [call("append", 1), call("snapshot")])
       let pattern = diagnose(
