@@ -17,22 +17,39 @@ extension RaceCheckTestSuite {
     /// A store whose append reads, then writes in a second step: concurrent appends lose updates.
     ///
     /// The first append waits, between its read and its write, until a second append has read
-    /// too, so the two write over the same old value and one suffix is lost on every run,
-    /// however the clients get the cores. (The second comes from another client: the first's
-    /// client is waiting.)
+    /// too, and the second writes only after the first did: both write over the same old value,
+    /// and the second's write hides the first's suffix. Every later append waits until then,
+    /// so the other clients cannot spend the workload's calls while the two wait: the lost
+    /// update is seen by the reads that follow, on every run, however the clients get the
+    /// cores. (The second comes from another client: the first's client is waiting.)
     final class SplitAppendStore: Sendable {
       let values = Mutex<[String: String]>([:])
       let appends = Atomic<Int>(0)
       let secondAppendRead = DispatchSemaphore(value: 0)
+      let firstAppendWrote = DispatchSemaphore(value: 0)
+      /// Left once the second append wrote: every later append waits for it.
+      let lostUpdateWritten = DispatchGroup()
+
+      init() { lostUpdateWritten.enter() }
+
       func get(_ key: String) -> String { values.withLock { $0[key, default: ""] } }
       func append(_ key: String, _ suffix: String) {
+        let turn = appends.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue
+        if turn > 2 { lostUpdateWritten.wait() }
         let old = get(key)
-        switch appends.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue {
-        case 1: secondAppendRead.wait()
-        case 2: secondAppendRead.signal()
-        default: break
+        switch turn {
+        case 1:
+          secondAppendRead.wait()
+          values.withLock { $0[key] = old + suffix }
+          firstAppendWrote.signal()
+        case 2:
+          secondAppendRead.signal()
+          firstAppendWrote.wait()
+          values.withLock { $0[key] = old + suffix }
+          lostUpdateWritten.leave()
+        default:
+          values.withLock { $0[key] = old + suffix }
         }
-        values.withLock { $0[key] = old + suffix }
       }
     }
 
