@@ -68,6 +68,10 @@ let package = Package(
     .target(
       name: "RaceCheckTestSupport", dependencies: ["RaceCheck", "Fixtures"],
       path: "Tests/RaceCheckTestSupport"),
+    // C programs whose plain loads and stores racecheck sees, as a user's C target would be built.
+    .target(
+      name: "CTracedMemoryFixtures", path: "Tests/CTracedMemoryFixtures",
+      cSettings: [.unsafeFlags(["-fsanitize-coverage=func,trace-loads,trace-stores"])]),
     .testTarget(
       name: "RaceCheckUnitTests",
       dependencies: [
@@ -79,7 +83,7 @@ let package = Package(
       dependencies: [
         "RaceCheckHistory", "RaceCheckRecorder", "RaceCheckEngine", "RaceCheckCommandLine",
         "RaceCheck", "RaceCheckSync", "RaceCheckTestSupport", "Fixtures", "CachedStoreExample",
-        "EtcdExample",
+        "EtcdExample", "CTracedMemoryFixtures",
       ]),
   ],
   swiftLanguageModes: [.v6]

@@ -19,6 +19,7 @@
 
 RC_ORIGINAL(pthread_create)
 RC_ORIGINAL(pthread_join)
+RC_ORIGINAL(pthread_detach)
 RC_ORIGINAL(pthread_exit)
 RC_ORIGINAL(nanosleep)
 RC_ORIGINAL(clock_nanosleep)
@@ -41,6 +42,11 @@ void rc_thread_routine_run(rc_thread_routine *routine) {
   rc_set_mode(previous);
 }
 
+static bool is_detached(const pthread_attr_t *attr) {
+  int state = PTHREAD_CREATE_JOINABLE;
+  return attr != 0 && pthread_attr_getdetachstate(attr, &state) == 0 && state == PTHREAD_CREATE_DETACHED;
+}
+
 int pthread_create(
     pthread_t *thread, const pthread_attr_t *attr, void *(*function)(void *), void *argument) {
   const rc_interposer_hooks *hooks = rc_enter_hooks_from(__builtin_return_address(0));
@@ -50,7 +56,13 @@ int pthread_create(
     rc_leave_hooks();
     return EAGAIN;
   }
-  *routine = (rc_thread_routine){.function = function, .argument = argument, .hooks = hooks};
+  *routine = (rc_thread_routine){
+      .function = function,
+      .argument = argument,
+      .creator = __builtin_return_address(0),
+      .detached = is_detached(attr),
+      .hooks = hooks,
+  };
   routine->token = hooks->thread_create(hooks->context, routine);
   void *token = routine->token;
   int result = rc_real_pthread_create()(thread, attr, run_controlled, routine);
@@ -70,6 +82,15 @@ int pthread_join(pthread_t thread, void **result) {
   int joined = rc_real_pthread_join()(thread, result);
   rc_leave_hooks();
   return joined;
+}
+
+int pthread_detach(pthread_t thread) {
+  const rc_interposer_hooks *hooks = rc_enter_hooks_from(__builtin_return_address(0));
+  if (hooks == 0) return rc_real_pthread_detach()(thread);
+  hooks->thread_detach(hooks->context, thread);
+  int detached = rc_real_pthread_detach()(thread);
+  rc_leave_hooks();
+  return detached;
 }
 
 /* A created thread that exits early (Foundation's Thread.exit) first ends its part in the schedule,

@@ -26,8 +26,10 @@ static int note_bias(struct dl_phdr_info *info, size_t size, void *bias) {
   return 1; /* The first object is the executable. */
 }
 
-int rc_executable_symbols_containing(
-    const char *needle, void (*each)(const char *name, uintptr_t address, void *context),
+/* Calls `visit` with every symbol of the executable's own symbol table and its load bias;
+ * returns -1 when the executable or its table cannot be read, else 0. */
+static int each_executable_symbol(
+    void (*visit)(const ElfW(Sym) *symbol, const char *name, uintptr_t bias, void *context),
     void *context) {
   uintptr_t bias = 0;
   dl_iterate_phdr(note_bias, &bias);
@@ -61,20 +63,85 @@ int rc_executable_symbols_containing(
       for (size_t s = 0; s < count; s++) {
         /* The string table ends in a zero byte, so every name within it is terminated. */
         if (symbols[s].st_name >= names->sh_size || strings[names->sh_size - 1] != 0) continue;
-        const char *name = strings + symbols[s].st_name;
-        if (strstr(name, needle) != NULL) {
-          char *demangled = swift_demangle(name, strlen(name), NULL, NULL, 0);
-          bool variable = ELF64_ST_TYPE(symbols[s].st_info) == STT_OBJECT
-              && symbols[s].st_shndx != SHN_UNDEF && symbols[s].st_value != 0;
-          each(demangled ? demangled : name, variable ? bias + symbols[s].st_value : 0, context);
-          free(demangled);
-          found++;
-        }
+        visit(&symbols[s], strings + symbols[s].st_name, bias, context);
       }
     }
   }
   munmap((void *)image, size);
   return found;
+}
+
+typedef struct {
+  const char *needle;
+  void (*each)(const char *name, uintptr_t address, void *context);
+  void *context;
+  int found;
+} containing_search;
+
+static void visit_containing(const ElfW(Sym) *symbol, const char *name, uintptr_t bias, void *context) {
+  containing_search *search = context;
+  if (strstr(name, search->needle) == NULL) return;
+  char *demangled = swift_demangle(name, strlen(name), NULL, NULL, 0);
+  bool variable = ELF64_ST_TYPE(symbol->st_info) == STT_OBJECT && symbol->st_shndx != SHN_UNDEF
+      && symbol->st_value != 0;
+  search->each(demangled ? demangled : name, variable ? bias + symbol->st_value : 0, search->context);
+  free(demangled);
+  search->found++;
+}
+
+int rc_executable_symbols_containing(
+    const char *needle, void (*each)(const char *name, uintptr_t address, void *context),
+    void *context) {
+  containing_search search = {.needle = needle, .each = each, .context = context};
+  return each_executable_symbol(visit_containing, &search) < 0 ? -1 : search.found;
+}
+
+typedef struct {
+  const uintptr_t *addresses;
+  int count;
+  void (*each)(int index, const char *name, uintptr_t start, void *context);
+  void *context;
+} function_search;
+
+static void visit_function(const ElfW(Sym) *symbol, const char *name, uintptr_t bias, void *context) {
+  function_search *search = context;
+  if (ELF64_ST_TYPE(symbol->st_info) != STT_FUNC || symbol->st_shndx == SHN_UNDEF
+      || symbol->st_size == 0) {
+    return;
+  }
+  uintptr_t start = bias + symbol->st_value;
+  for (int i = 0; i < search->count; i++) {
+    if (search->addresses[i] >= start && search->addresses[i] < start + symbol->st_size) {
+      search->each(i, name, start, search->context);
+    }
+  }
+}
+
+typedef struct {
+  void (*each)(const char *name, uintptr_t address, uintptr_t size, void *context);
+  void *context;
+} object_search;
+
+static void visit_object(const ElfW(Sym) *symbol, const char *name, uintptr_t bias, void *context) {
+  object_search *search = context;
+  if (ELF64_ST_TYPE(symbol->st_info) != STT_OBJECT || symbol->st_shndx == SHN_UNDEF
+      || symbol->st_size == 0 || symbol->st_value == 0) {
+    return;
+  }
+  search->each(name, bias + symbol->st_value, symbol->st_size, search->context);
+}
+
+int rc_executable_objects(
+    void (*each)(const char *name, uintptr_t address, uintptr_t size, void *context), void *context) {
+  object_search search = {.each = each, .context = context};
+  return each_executable_symbol(visit_object, &search);
+}
+
+int rc_executable_functions_at(
+    const uintptr_t *addresses, int count,
+    void (*each)(int index, const char *name, uintptr_t start, void *context), void *context) {
+  function_search search = {.addresses = addresses, .count = count, .each = each, .context = context};
+  return each_executable_symbol(visit_function, &search);
 }
 
 bool rc_in_executable(const void *address) {

@@ -14,7 +14,7 @@
  *   pthread_rwlock_rdlock, _wrlock, _tryrdlock, _trywrlock, _unlock,
  *   pthread_cond_wait, _timedwait, _signal, _broadcast,
  *   dispatch_after(_f), dispatch_group_notify(_f), dispatch_apply(_f),
- *   pthread_create, pthread_join, pthread_exit, nanosleep, clock_nanosleep, usleep, sleep,
+ *   pthread_create, pthread_join, pthread_detach, pthread_exit, nanosleep, clock_nanosleep, usleep, sleep,
  *   and, only to report their use under a scheduler: dispatch_source_create,
  *   dispatch_block_wait, dispatch_block_notify, dispatch_suspend, dispatch_activate,
  *   dispatch_set_target_queue, dispatch_read, dispatch_write, dispatch_io_create(_with_path,
@@ -115,6 +115,10 @@ typedef struct rc_thread_routine {
   void *(*function)(void *);
   void *argument;
   void *result;
+  /* The return address of the pthread_create call: in the function that created the thread. */
+  const void *creator;
+  /* Whether it was created detached: nobody joins it, and the system reclaims it as it ends. */
+  bool detached;
   /* The hooks of the scheduler the thread belongs to, and its token there. */
   const struct rc_interposer_hooks *hooks;
   void *token;
@@ -162,6 +166,9 @@ typedef struct rc_interposer_hooks {
   /* One access to class or global storage at `address`, as the Swift runtime's
    * exclusivity check announces it; `pc` is the accessing instruction. */
   void (*access)(void *context, const void *address, bool modify, const void *pc);
+  /* One plain load or store at `address` by C code built with load and store tracing
+   * (traced_memory.c); `pc` is in the accessing function. */
+  void (*traced_access)(void *context, const void *address, bool modify, const void *pc);
   /* Waits until the reader-writer lock is free (for writing) or has no writer (for reading),
    * then takes it. */
   void (*rwlock_lock)(void *context, const void *lock, bool for_writing);
@@ -203,6 +210,8 @@ typedef struct rc_interposer_hooks {
   /* pthread_join: waits until the thread `handle` finished, when it is a controlled thread of
    * this schedule, and returns true; false for any other thread, which the real join waits for. */
   bool (*thread_join)(void *context, pthread_t handle);
+  /* pthread_detach of the thread `handle`: the code under test will not join it. */
+  void (*thread_detach)(void *context, pthread_t handle);
   /* dispatch_after: takes ownership of `work`, a timer that may fire `delay` nanoseconds of
    * virtual time from now (negative: never), enqueuing it on its queue. */
   void (*queue_after)(void *context, rc_queue queue, int64_t delay, rc_work work);

@@ -156,6 +156,7 @@ int rc_capture_current_stack(uintptr_t *pcs, int capacity);
  */
 int rc_current_procedure_names(char *buffer, int capacity);
 
+
 /*
  * Writes the path of the image holding code address `pc` (the executable's
  * real path for the main program) into `path`, NUL-terminated, and `pc`'s
@@ -174,6 +175,24 @@ int rc_code_image(uintptr_t pc, char *path, int capacity, uintptr_t *offset);
 int rc_executable_symbols_containing(
     const char *needle, void (*each)(const char *name, uintptr_t address, void *context),
     void *context);
+
+/*
+ * Calls `each` with every variable of the executable's symbol table (local ones
+ * included, as a C file's statics are), mangled, with its address and size.
+ * Returns 0, or -1 when the executable has no symbol table.
+ */
+int rc_executable_objects(
+    void (*each)(const char *name, uintptr_t address, uintptr_t size, void *context), void *context);
+
+/*
+ * Calls `each` with the index of every one of the `count` code `addresses` that a
+ * function of the executable's symbol table (local functions included) holds, with
+ * that function's mangled name and first instruction's address. Returns 0, or -1
+ * when the executable has no symbol table.
+ */
+int rc_executable_functions_at(
+    const uintptr_t *addresses, int count,
+    void (*each)(int index, const char *name, uintptr_t start, void *context), void *context);
 
 /* Whether `address` lies in the executable rather than in a shared library. */
 bool rc_in_executable(const void *address);

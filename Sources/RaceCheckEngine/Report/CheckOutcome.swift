@@ -101,6 +101,8 @@ package struct SearchSummary: Sendable, Codable, Hashable {
   package var exhaustedScenarios: Int = 0
   /// Schedule mode with partial-order reduction: the scenarios whose budget ended before their interleavings did.
   package var scenariosCutByScheduleBudget: Int = 0
+  /// Schedule mode: the C functions that ran with plain loads and stores no schedule saw, so that exploring every schedule proved nothing of them (``UntracedCode``).
+  package var untracedCode: [String] = []
 
   /// Creates an empty summary for a search of `plannedScenarios` scenarios.
   package init(plannedScenarios: Int = 0) {
@@ -110,7 +112,7 @@ package struct SearchSummary: Sendable, Codable, Hashable {
   private enum CodingKeys: String, CodingKey {
     case scenarios, plannedScenarios, invocations, overlappingInvocations, distinctOutcomes
     case chanceOfNewResults, cappedScenarios, contractTraps, scenariosStoppedByContractTraps
-    case exhaustedScenarios, scenariosCutByScheduleBudget
+    case exhaustedScenarios, scenariosCutByScheduleBudget, untracedCode
   }
 
   /// Decodes a summary; the counts of partial-order reduction are 0 in one written before they existed.
@@ -130,6 +132,7 @@ package struct SearchSummary: Sendable, Codable, Hashable {
     exhaustedScenarios = try container.decodeIfPresent(Int.self, forKey: .exhaustedScenarios) ?? 0
     scenariosCutByScheduleBudget =
       try container.decodeIfPresent(Int.self, forKey: .scenariosCutByScheduleBudget) ?? 0
+    untracedCode = try container.decodeIfPresent([String].self, forKey: .untracedCode) ?? []
   }
 }
 

@@ -14,14 +14,18 @@ extension CheckReport: CustomStringConvertible {
     }
     switch outcome {
     case .passed:
+      let provenance = "(seed \(Configuration.formatSeed(seed)), \(Self.formatDuration(elapsed)))"
       if configuration.exploresABody, search.exhaustedScenarios > 0 {
+        guard search.untracedCode.isEmpty else {
+          return "racecheck: \(target) passed: every order of this body's scheduling points "
+            + "explored, \(search.invocations) schedule\(search.invocations == 1 ? "" : "s") \(provenance)\n\(untracedCodeNote)"
+        }
         return
           "racecheck: \(target) passed (exhaustive): every interleaving of this body explored, "
-          + "\(search.invocations) schedules (seed \(Configuration.formatSeed(seed)), "
-          + "\(Self.formatDuration(elapsed)))"
+          + "\(search.invocations) schedule\(search.invocations == 1 ? "" : "s") \(provenance)\n\(Self.scheduleCoverage)"
       }
-      return "racecheck: \(target) passed: \(searchDescription), no failure "
-        + "(seed \(Configuration.formatSeed(seed)), \(Self.formatDuration(elapsed)))"
+      let pass = "racecheck: \(target) passed: \(searchDescription), no failure \(provenance)"
+      return search.untracedCode.isEmpty ? pass : "\(pass)\n\(untracedCodeNote)"
     case .inconclusive(let reason):
       var lines = [
         "racecheck: \(target) is inconclusive: \(reason).",
@@ -51,6 +55,20 @@ extension CheckReport: CustomStringConvertible {
     }
   }
 
+  /// What the schedules of an exhaustive search covered, as its pass states it.
+  package static let scheduleCoverage =
+    "Covered: every order of its locks, conditions, semaphores, queue, thread and task "
+    + "operations, of the state Swift checks for exclusive access, and of the loads and stores "
+    + "of C code built with load and store tracing; memory reached only through unsafe pointers is not."
+
+  /// Why a pass is no proof when C code ran untraced, naming its functions.
+  private var untracedCodeNote: String {
+    "Not a proof: C code ran whose plain loads and stores are not scheduling points, so a "
+      + "store may land between two of them in ways no schedule shows: "
+      + "\(search.untracedCode.joined(separator: ", ")). Build its target with "
+      + "-fsanitize-coverage=func,trace-loads,trace-stores to make them points."
+  }
+
   /// What the search explored, as a pass or an inconclusive verdict states it.
   package var searchDescription: String {
     let scenarios =
@@ -61,10 +79,11 @@ extension CheckReport: CustomStringConvertible {
       ? ""
       : "; \(search.contractTraps) ended in a trap the spec's requirements allow, and were excused"
     if configuration.scheduleSettings?.strategy == .dpor, search.exhaustedScenarios > 0 {
+      let interleavings = search.untracedCode.isEmpty ? "interleaving" : "order of the points"
       let every =
         search.exhaustedScenarios == search.scenarios
-        ? "every interleaving of each explored"
-        : "every interleaving of \(search.exhaustedScenarios) explored"
+        ? "every \(interleavings) of each explored"
+        : "every \(interleavings) of \(search.exhaustedScenarios) explored"
       return "\(scenarios) (\(every)), \(search.invocations) schedules, "
         + "\(search.distinctOutcomes) distinct outcomes\(traps)"
     }
@@ -169,7 +188,7 @@ extension CheckReport: CustomStringConvertible {
     let thread =
       crash.runnerThread.map { "thread \($0), a racecheck thread" }
       ?? (scheduled
-        ? "the scheduler's thread for an async block (\(crash.threadName ?? "unnamed"))"
+        ? "a thread the scheduler controls (\(crash.threadName ?? "unnamed")): a block's, a task's or one the code created"
         : "a thread racecheck did not start (\(crash.threadName ?? "unnamed")): a dispatch worker or another library's thread")
     let run = scheduled ? "schedule" : "invocation"
     var lines = [

@@ -214,6 +214,24 @@ extension ControlledScheduler {
     if !modify { noteReadAfterLeaving(by: me) }
   }
 
+  /// One plain load or store of C code built with load and store tracing: a scheduling point, not a race check.
+  ///
+  /// C code is often written with races its author knows to be benign; a Thread Sanitizer
+  /// build reports the ones that are not. What the point gives is the order: two plain
+  /// stores of one thread are two points, which another thread's load can fall between.
+  fileprivate func tracedAccess(_ address: UInt, modify: Bool, pc: UInt) {
+    let me = currentThread()
+    tracedCode.insert(pc)
+    let state: VariableState
+    if let global = resources.globals.name(of: address) {
+      state = variable(at: address, kind: "global", label: global)
+    } else {
+      state = variable(at: address, kind: "memory", label: nil)
+    }
+    point(me, next: modify ? .writes(address) : .reads(address))
+    record(me, "\(state.name) \(modify ? "store" : "load")")
+  }
+
   /// Forgets what was known of the addresses a new object now occupies: that was another object.
   fileprivate func allocated(_ address: UInt, size: UInt, metadata: UnsafeRawPointer?) {
     let end = address &+ size
@@ -358,6 +376,10 @@ final class InterposerHooks: @unchecked Sendable {
         access: { context, address, modify, _ in
           InterposerHooks.scheduler(context).access(UInt(bitPattern: address), modify: modify)
         },
+        traced_access: { context, address, modify, pc in
+          InterposerHooks.scheduler(context).tracedAccess(
+            UInt(bitPattern: address), modify: modify, pc: UInt(bitPattern: pc))
+        },
         rwlock_lock: { context, lock, forWriting in
           InterposerHooks.scheduler(context).lock(
             readerWriter: UInt(bitPattern: lock), forWriting: forWriting)
@@ -399,6 +421,9 @@ final class InterposerHooks: @unchecked Sendable {
         thread_run: { context, token in InterposerHooks.scheduler(context).runThread(token!) },
         thread_exit: { context in InterposerHooks.scheduler(context).exitThread() },
         thread_join: { context, handle in InterposerHooks.scheduler(context).joinThread(handle) },
+        thread_detach: { context, handle in
+          InterposerHooks.scheduler(context).detachThread(handle)
+        },
         queue_after: { context, queue, delay, work in
           InterposerHooks.scheduler(context).setTimer(
             work, on: queue, after: delay < 0 ? nil : .nanoseconds(delay))

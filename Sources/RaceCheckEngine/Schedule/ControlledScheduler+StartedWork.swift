@@ -43,21 +43,28 @@ extension ControlledScheduler {
   /// start, run and end before its creator hears that the real thread exists.
   func createThread(_ routine: UnsafeMutablePointer<rc_thread_routine>) -> UnsafeMutableRawPointer {
     let me = currentThread()
-    point(me)
+    point(me, next: .threadLocal)
+    let detached = routine.pointee.detached
+    codeRun.insert(UInt(bitPattern: routine.pointee.creator))
+    if let function = routine.pointee.function {
+      codeRun.insert(UInt(bitPattern: unsafeBitCast(function, to: UnsafeRawPointer.self)))
+    }
     let routine = UncheckedBox(routine)
     let (thread, run) = makeThread(
-      name: "Thread \(threads.count) (pthread_create)", clock: me.clock, wait: .none
+      name: "Thread \(threads.count) (pthread_create)", clock: me.clock, wait: .none,
+      firstStep: .threadLocal
     ) { [self] thread in
       thread.activity += 1
       thread.isBusy = true
       record(thread, "thread starts")
       rc_thread_routine_run(routine.value)
       // Its end lets a join go on: a visible effect, so other threads may run first.
-      point(thread)
+      point(thread, next: .primitive(identity(of: thread)))
       thread.isBusy = false
       record(thread, "thread ends")
     }
     thread.call = me.call
+    thread.reclaimed = detached
     // A worker left waiting for work once the calls are done is no deadlock: nothing waits for it.
     thread.mayNeverRun = true
     me.clock.tick(me.id)
@@ -92,7 +99,7 @@ extension ControlledScheduler {
   func exitThread() -> Bool {
     let me = currentThread()
     guard me.handle != nil else { return false }
-    point(me)
+    point(me, next: .primitive(identity(of: me)))
     me.isBusy = false
     record(me, "thread exits (pthread_exit)")
     finish(me)
@@ -106,12 +113,38 @@ extension ControlledScheduler {
     // A handle of an ended thread may come back for a newer one: the newest is meant.
     guard let target = threads.last(where: { $0.handle == handle }) else { return false }
     let me = currentThread()
+    target.reclaimed = true
     if !target.finished { record(me, "pthread_join \(target.name) waits") }
-    point(me, waiting: .join([target.id]))
+    point(me, waiting: .join([target.id]), next: .primitive(identity(of: target)))
     me.clock.join(target.clock)
     SanitizerOrder.acquire(target, slot: 1)
     record(me, "pthread_join \(target.name)")
     return true
+  }
+
+  /// `pthread_detach` of a thread of this schedule: the code under test will not join it.
+  func detachThread(_ handle: pthread_t) {
+    threads.last(where: { $0.handle == handle })?.reclaimed = true
+  }
+
+  /// Detaches the real threads of this schedule's `pthread_create`s that the code under test left joinable.
+  ///
+  /// A program that returns from `main` without joining its threads ends with them; a body
+  /// explored thousands of times does not, and each such thread's stack and guard page stay
+  /// mapped until someone joins it: after about 30,000 the process has no mappings left and
+  /// `pthread_create` fails. Detached, an ended thread is reclaimed at once, and one still
+  /// parked (a deadlocked schedule's) when it ends.
+  func reclaimThreadsLeftJoinable() {
+    for thread in threads where !thread.reclaimed {
+      guard let handle = thread.handle else { continue }
+      thread.reclaimed = true
+      pthread_detach(handle)
+    }
+  }
+
+  /// What a thread's end and a join of it both touch: the end is what lets the join go on.
+  private func identity(of thread: ControlledThread) -> UInt {
+    UInt(bitPattern: ObjectIdentifier(thread))
   }
 
   /// A sleep of code under test: a scheduling point and no more, since time is virtual.

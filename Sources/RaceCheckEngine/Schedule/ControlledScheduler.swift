@@ -90,6 +90,8 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
     var queuesLeft: [(queue: QueueState, startsThen: Int)] = []
     /// The handle code under test holds for it, when its `pthread_create` made it.
     var handle: pthread_t?
+    /// Whether the system reclaims its real thread as it ends: it was made detached, or the code under test joined or detached it.
+    var reclaimed = false
     /// Whether the schedule may end with it still waiting, as a program ends: a group's notification,
     /// which a group never empty never sends, or a thread code under test started, waiting for work.
     var mayNeverRun = false
@@ -267,6 +269,10 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
   /// Accesses that it may order are not reported as races: vector clocks without those
   /// edges would accuse correct code.
   private(set) var unseenSynchronization: [String] = []
+  /// The code the schedule's C threads started in and were created from, by address: its plain memory is out of sight unless traced (``UntracedCode``).
+  var codeRun: Set<UInt> = []
+  /// The return addresses of the traced loads and stores the schedule saw, which tell the functions built with tracing.
+  var tracedCode: Set<UInt> = []
   /// The primitives' objects, kept alive so that no other object takes an address while the schedule runs.
   private var retained: [UInt: AnyObject] = [:]
   private var nameCounts: [String: Int] = [:]
@@ -321,6 +327,7 @@ final class ControlledScheduler: SyncScheduler, @unchecked Sendable {
       body: body)
     giveTurn(to: root)
     done.wait()
+    reclaimThreadsLeftJoinable()
     releaseMutexes()
     reportUnseenTouches()
     strategyBox.strategy.endSchedule(steps: choices.count, waiting: footprints())

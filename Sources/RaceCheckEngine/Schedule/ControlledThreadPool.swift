@@ -91,6 +91,8 @@ final class ScheduleResources: @unchecked Sendable {
   let placement = ThreadPlacement.current()
   /// The layouts of the classes code under test allocated, made on first use: a layout depends on its class alone.
   private var layouts: [ObjectIdentifier: ClassLayout] = [:]
+  /// The executable's global variables, read on the first traced access to name C globals.
+  private(set) lazy var globals = ExecutableGlobals()
 
   /// The layout of `type`, made once.
   func layout(of type: AnyClass) -> ClassLayout {

@@ -24,6 +24,9 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
     var failedExpectations: [ExpectationFailure]
     /// What the code synchronized through that the scheduler could not see (``ControlledScheduler/unseenSynchronization``).
     var unseenSynchronization: [String]
+    /// The code of C threads the schedule ran, and where its traced loads and stores came from (``UntracedCode``).
+    var codeRun: Set<UInt>
+    var tracedCode: Set<UInt>
     /// The name of the stored property or cell at an address the schedule accessed, if it has one.
     var nameOfCell: (UInt) -> String?
   }
@@ -129,6 +132,7 @@ final class ScheduleRunner<Subject, Model: Hashable & Sendable> {
       findings: scheduler.findings, readsAfterLeaving: scheduler.readsAfterLeaving,
       error: state.error, failedExpectations: expectations?.recorded ?? [],
       unseenSynchronization: scheduler.unseenSynchronization,
+      codeRun: scheduler.codeRun, tracedCode: scheduler.tracedCode,
       nameOfCell: { [scheduler] in scheduler.variables[$0]?.name })
   }
 

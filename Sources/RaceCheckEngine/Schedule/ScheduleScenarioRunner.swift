@@ -61,6 +61,8 @@ package final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>:
     var unnamedRace:
       (report: rc_race_record, history: History, outcome: ScheduleRunner<Subject, Model>.Outcome)?
     let schedules = request.replaying == nil ? request.invocations : 1
+    var codeRun: Set<UInt> = []
+    var tracedCode: Set<UInt> = []
     for index in 0..<schedules {
       if index > 0, request.deadline.hasPassed { break }
       observer?.invocationStarts(scenario: sequence, invocation: index)
@@ -79,6 +81,8 @@ package final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>:
       result.invocations += 1
       result.overlappingInvocations += 1
       result.noteUnseen(outcome.unseenSynchronization)
+      codeRun.formUnion(outcome.codeRun)
+      tracedCode.formUnion(outcome.tracedCode)
       if request.replaying != nil { result.replayedTrace = outcome.trace }
       if let (call, error) = outcome.error, !spec.isExploration {
         throw .operationThrew(
@@ -119,6 +123,8 @@ package final class ScheduleScenarioRunner<Subject, Model: Hashable & Sendable>:
     result.distinctOutcomes = checker.searches
     result.chanceOfNewResults = checker.chanceOfNewResults
     result.divergence = runner.divergence
+    // Named here, in the process that ran the schedules: the addresses are its own.
+    result.noteUntraced(UntracedCode.functions(run: codeRun, traced: tracedCode))
     if request.asyncProbe != nil { result.failure?.asyncHops = prepared.asyncCalls.hops() }
     return result
   }

@@ -109,6 +109,9 @@ struct StepFootprint: Hashable, Sendable {
     .init([.admission(queue, alone: alone)])
   }
 
+  /// A step that touches nothing another thread can see: a thread's start, or a `pthread_create`, which makes a thread no other step knows of yet.
+  static let threadLocal = StepFootprint([])
+
   /// A step whose effect the scheduler cannot name: it conflicts with every step.
   static let unknown = StepFootprint([], isUnknown: true)
 

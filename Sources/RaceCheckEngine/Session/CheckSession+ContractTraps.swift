@@ -21,6 +21,7 @@ extension CheckSession {
       total.failures += result.failures
       total.capped = total.capped || result.capped
       total.noteUnseen(result.unseenSynchronization)
+      total.noteUntraced(result.untracedCode)
       total.exploredEverySchedule = result.exploredEverySchedule
       total.divergence = result.divergence
       total.replayedTrace = result.replayedTrace

@@ -76,6 +76,9 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
           deadline: deadline)
         let result = try run(request)
         unseen.noteUnseen(result.unseenSynchronization)
+        report.search.untracedCode += result.untracedCode.filter {
+          !report.search.untracedCode.contains($0)
+        }
         divergence = divergence ?? result.divergence
         report.search.invocations += result.invocations
         report.search.overlappingInvocations += result.overlappingInvocations

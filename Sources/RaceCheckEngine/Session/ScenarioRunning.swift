@@ -88,6 +88,16 @@ package struct RunResult: Codable, Sendable {
   /// Schedule mode: whether the strategy had no schedule left to try when the run ended, so that nothing of the scenario was left unexplored.
   package var exploredEverySchedule = false
 
+  /// Schedule mode: the C functions that ran with plain loads and stores the scheduler did not see, which makes a pass no proof.
+  var untracedCode: [String] = []
+
+  /// Adds `names` to ``untracedCode``, each once, in the order found.
+  mutating func noteUntraced(_ names: [String]) {
+    for name in names where !untracedCode.contains(name) {
+      untracedCode.append(name)
+    }
+  }
+
   /// Adds `names` to ``unseenSynchronization``, each once, in the order found.
   mutating func noteUnseen(_ names: [String]) {
     for name in names where !unseenSynchronization.contains(name) {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What racecheck needs to check a type: how to make one, its operations, and a sequential model.
 ///
 /// ```swift
@@ -45,7 +47,42 @@ public struct Spec<Subject, Model: Hashable & Sendable>: Sendable {
   }
 }
 
+extension Spec {
+  /// Creates a spec whose subjects are made on the main actor, as a `@MainActor` class's isolated initializer asks.
+  ///
+  /// `make` runs in a task on the main actor, which the thread that makes a subject waits
+  /// for, as it waits for an `async` operation's call: under the scheduler the task's job is
+  /// one more it schedules (a program built on `CommandLineDriver` and a test both serve
+  /// the main queue, where the main actor's jobs run).
+  public init(
+    _ name: String,
+    makeOnMainActor: @escaping @MainActor @Sendable () -> Subject,
+    model: Model,
+    @OperationBuilder<Subject, Model> operations: () -> [Operation<Subject, Model>]
+  ) {
+    self.init(
+      name,
+      make: {
+        if Thread.isMainThread {
+          return MainActor.assumeIsolated { UncheckedBox(makeOnMainActor()) }.value
+        }
+        let made = MadeOnMainActor<Subject>()
+        Task { @MainActor in made.hand(makeOnMainActor()) }
+        return made.take()
+      }, model: model, operations: operations)
+  }
+}
+
 extension Spec where Model: HistoryModel {
+  /// Creates a spec over a built-in model whose subjects are made on the main actor (``init(_:makeOnMainActor:model:operations:)``).
+  public init(
+    _ name: String,
+    makeOnMainActor: @escaping @MainActor @Sendable () -> Subject,
+    @OperationBuilder<Subject, Model> operations: () -> [Operation<Subject, Model>]
+  ) {
+    self.init(name, makeOnMainActor: makeOnMainActor, model: Model(), operations: operations)
+  }
+
   /// Creates a spec over a built-in model in its default initial state.
   public init(
     _ name: String,
@@ -118,5 +155,22 @@ public enum OperationBuilder<Subject, Model: Hashable & Sendable> {
     Subject, Model
   >] {
     parts.flatMap { $0 }
+  }
+}
+
+/// A subject made by a task on the main actor, handed to the thread that waits for it.
+private final class MadeOnMainActor<Subject>: @unchecked Sendable {
+  // @unchecked Sendable: the semaphore orders the one write before the one read.
+  private var subject: Subject?
+  private let made = DispatchSemaphore(value: 0)
+
+  func hand(_ subject: Subject) {
+    self.subject = subject
+    made.signal()
+  }
+
+  func take() -> Subject {
+    made.wait()
+    return subject!
   }
 }

@@ -145,6 +145,23 @@ extension RaceCheckTestSuite {
       #expect(report.verdict == .pass, "\(report)")
     }
 
+    @Test(arguments: [false, true])
+    func aMainActorInitializerMakesTheSubjectOnTheMainActor(underTheScheduler: Bool) async {
+      let make: @MainActor @Sendable () -> MainActorTally = { MainActorTally() }
+      let spec = Spec("Tally", makeOnMainActor: make, model: 0) {
+        Operation("increment") { (tally: MainActorTally) in
+          await tally.increment()
+        } model: {
+          (count: inout Int) -> Int in
+          count += 1
+          return count
+        }
+      }
+      let configuration = Self.passing(seed: 3, underTheScheduler: underTheScheduler)
+      let report = await check(spec, configuration: configuration)
+      #expect(report.verdict == .pass, "\(report)")
+    }
+
     @Test func aMainActorMethodThatAwaitsBetweenReadingAndWritingNumbersTwice() async {
       var report: CheckReport?
       await withKnownIssue {
@@ -266,6 +283,18 @@ actor ActorCounter {
   private(set) var value = 0
 
   func increment() { value += 1 }
+}
+
+/// A counter on the main actor whose initializer is isolated to it, as an app's view model's is.
+@MainActor final class MainActorTally {
+  private(set) var count: Int
+
+  init() { count = 0 }
+
+  func increment() -> Int {
+    count += 1
+    return count
+  }
 }
 
 /// A view model on the main actor whose refresh may await a fetch between reading and writing its items.
