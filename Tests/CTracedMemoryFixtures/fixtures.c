@@ -53,6 +53,19 @@
     return name##_count_##suffix;                                                   \
   }
 
+static void *read_argument(void *argument) {
+  volatile int value = *(int *)argument;
+  (void)value;
+  return NULL;
+}
+
+void rc_stack_only_creator_traced(void) {
+  int arguments[2] = {1, 2};
+  pthread_t threads[2];
+  for (int i = 0; i < 2; i++) pthread_create(&threads[i], NULL, read_argument, &arguments[i]);
+  for (int i = 0; i < 2; i++) pthread_join(threads[i], NULL);
+}
+
 static void *returns(void *unused) { return unused; }
 
 void rc_unjoined_threads(void) {

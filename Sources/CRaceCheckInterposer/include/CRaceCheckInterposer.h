@@ -167,7 +167,8 @@ typedef struct rc_interposer_hooks {
    * exclusivity check announces it; `pc` is the accessing instruction. */
   void (*access)(void *context, const void *address, bool modify, const void *pc);
   /* One plain load or store at `address` by C code built with load and store tracing
-   * (traced_memory.c); `pc` is in the accessing function. */
+   * (traced_memory.c); `pc` is in the accessing function. NULL for an access to the thread's
+   * own stack, which is no scheduling point but shows that the function is traced. */
   void (*traced_access)(void *context, const void *address, bool modify, const void *pc);
   /* Waits until the reader-writer lock is free (for writing) or has no writer (for reading),
    * then takes it. */

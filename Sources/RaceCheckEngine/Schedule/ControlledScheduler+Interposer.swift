@@ -220,8 +220,10 @@ extension ControlledScheduler {
   /// build reports the ones that are not. What the point gives is the order: two plain
   /// stores of one thread are two points, which another thread's load can fall between.
   fileprivate func tracedAccess(_ address: UInt, modify: Bool, pc: UInt) {
-    let me = currentThread()
     tracedCode.insert(pc)
+    // An access to the thread's own stack: no other thread shares it.
+    guard address != 0 else { return }
+    let me = currentThread()
     let state: VariableState
     if let global = resources.globals.name(of: address) {
       state = variable(at: address, kind: "global", label: global)

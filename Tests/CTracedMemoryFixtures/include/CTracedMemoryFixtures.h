@@ -23,6 +23,10 @@ int rc_wronglock_untraced(void);
 /* The fixed twin of wronglock: both threads take the same lock. Always returns 2. */
 int rc_onelock_traced(void);
 
+/* Starts two threads, each reading an argument on the creator's stack, and joins them: the
+ * creator touches nothing but its own stack. Correct. */
+void rc_stack_only_creator_traced(void);
+
 /* Starts two threads that return at once and joins neither, as a program that ends with
  * `return 0` from main does (SCTBench's micro programs). */
 void rc_unjoined_threads(void);

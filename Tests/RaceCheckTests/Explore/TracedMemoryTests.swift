@@ -63,6 +63,14 @@ extension RaceCheckTestSuite {
       #expect(Set(report.search.untracedCode).contains("wronglock_add_untraced"), "\(report)")
     }
 
+    @Test func aCreatorThatTouchesOnlyItsOwnStackCountsAsTraced() {
+      let report = explore("stack-only creator, traced", configuration: Self.everySchedule) {
+        rc_stack_only_creator_traced()
+      }
+      #expect(report.description.contains("passed (exhaustive)"), "\(report)")
+      #expect(report.search.untracedCode.isEmpty, "\(report)")
+    }
+
     @Test func theFixedTwinTracedPassesExhaustivelyAndSaysWhatItCovered() {
       let report = explore("one lock, traced", configuration: Self.everySchedule) {
         if rc_onelock_traced() != 2 { Issue.record("an update was lost") }
