@@ -71,7 +71,7 @@ let package = Package(
     // C programs whose plain loads and stores racecheck sees, as a user's C target would be built.
     .target(
       name: "CTracedMemoryFixtures", path: "Tests/CTracedMemoryFixtures",
-      cSettings: [.unsafeFlags(["-fsanitize-coverage=func,trace-loads,trace-stores"])]),
+      cSettings: [.unsafeFlags(["-fsanitize-coverage=func,trace-pc,trace-loads,trace-stores"])]),
     .testTarget(
       name: "RaceCheckUnitTests",
       dependencies: [

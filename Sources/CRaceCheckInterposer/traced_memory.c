@@ -1,6 +1,6 @@
 /*
  * The plain loads and stores of C code built with SanitizerCoverage's load and store
- * tracing (-fsanitize-coverage=func,trace-loads,trace-stores), which calls one of these
+ * tracing (-fsanitize-coverage=func,trace-pc,trace-loads,trace-stores), which calls one of these
  * before each. Under a scheduler each one outside the calling thread's own stack is a
  * scheduling point with its address, as an exclusivity check is for Swift code: without
  * them a C program's globals and heap change between points the scheduler never sees,
@@ -45,6 +45,16 @@ RC_COLD RC_NOT_SANITIZED static void traced(const void *address, bool modify, co
   RC_NOT_SANITIZED void name(type *address) {                                  \
     if (rc_is_subject()) traced(address, modify, __builtin_return_address(0)); \
   }
+
+/* The entry of a function built with tracing (`trace-pc` at the `func` level): no point, but
+ * the scheduler learns that the function is traced though it may touch no memory at all. */
+RC_NOT_SANITIZED void __sanitizer_cov_trace_pc(void) {
+  if (!rc_is_subject()) return;
+  const rc_interposer_hooks *hooks = rc_enter_hooks();
+  if (hooks == 0) return;
+  hooks->traced_access(hooks->context, 0, false, __builtin_return_address(0));
+  rc_leave_hooks();
+}
 
 RC_TRACED_ACCESS(__sanitizer_cov_load1, uint8_t, false)
 RC_TRACED_ACCESS(__sanitizer_cov_load2, uint16_t, false)

@@ -26,7 +26,7 @@ enum ExploreCommand {
       "an error the body throws, a crash, a deadlock, a data race or a schedule that never ends;",
       "the report shows it shrunk to the fewest preemptions that fail alike. With --strategy dpor",
       "a pass says that every interleaving of the body ran, or names the C functions whose plain",
-      "memory it could not see (build them with -fsanitize-coverage=func,trace-loads,trace-stores);",
+      "memory it could not see (build them with -fsanitize-coverage=func,trace-pc,trace-loads,trace-stores);",
       "a budget that ends first is inconclusive.",
       "A failure's replay line gives its schedule with --schedule, which runs it alone, exactly;",
       "without it, the same seed finds and shrinks the same schedule again.",

@@ -66,7 +66,7 @@ extension CheckReport: CustomStringConvertible {
     "Not a proof: C code ran whose plain loads and stores are not scheduling points, so a "
       + "store may land between two of them in ways no schedule shows: "
       + "\(search.untracedCode.joined(separator: ", ")). Build its target with "
-      + "-fsanitize-coverage=func,trace-loads,trace-stores to make them points."
+      + "-fsanitize-coverage=func,trace-pc,trace-loads,trace-stores to make them points."
   }
 
   /// What the search explored, as a pass or an inconclusive verdict states it.

@@ -5,12 +5,12 @@ import Foundation
 ///
 /// The scheduler sees a Swift program's stored state through the runtime's exclusivity
 /// checks, and a C program's plain memory only when its target is built with load and
-/// store tracing (`-fsanitize-coverage=func,trace-loads,trace-stores`), whose callbacks
+/// store tracing (`-fsanitize-coverage=func,trace-pc,trace-loads,trace-stores`), whose callbacks
 /// make each load and store a scheduling point. A C function that ran without them may
 /// change memory between two points in ways no schedule of those points shows: two plain
 /// stores look like one. The code a schedule is known to have run is where its C threads
-/// started and the functions that created them; such a function counts as traced once one
-/// traced load or store came from it.
+/// started and the functions that created them; such a function counts as traced once its
+/// traced entry (`trace-pc`), or one traced load or store, came from it.
 ///
 /// The functions are the executable's own, where a user's C targets are linked: the
 /// libraries it loads from the system and the toolchain start threads of their own

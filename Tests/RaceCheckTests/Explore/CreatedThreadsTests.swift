@@ -18,6 +18,8 @@ extension RaceCheckTestSuite {
         configuration: Configuration.Exploration(schedules: 400, seed: 1, isolated: false)
       ) { rc_unjoined_threads() }
       #expect(report.verdict == .pass, "\(report)")
+      // Traced though it touches no memory: its entry says so.
+      #expect(report.search.untracedCode.isEmpty, "\(report)")
       // 400 schedules of 2 threads left joinable would keep 1,600 mappings (about 30,000 exhaust
       // a process's and make `pthread_create` fail); reclaimed, the stacks are reused.
       let after = try Self.mappings()
