@@ -49,11 +49,7 @@ RC_COLD RC_NOT_SANITIZED static void traced(const void *address, bool modify, co
 /* The entry of a function built with tracing (`trace-pc` at the `func` level): no point, but
  * the scheduler learns that the function is traced though it may touch no memory at all. */
 RC_NOT_SANITIZED void __sanitizer_cov_trace_pc(void) {
-  if (!rc_is_subject()) return;
-  const rc_interposer_hooks *hooks = rc_enter_hooks();
-  if (hooks == 0) return;
-  hooks->traced_access(hooks->context, 0, false, __builtin_return_address(0));
-  rc_leave_hooks();
+  if (rc_is_subject()) traced(0, false, __builtin_return_address(0));
 }
 
 RC_TRACED_ACCESS(__sanitizer_cov_load1, uint8_t, false)

@@ -13,7 +13,7 @@ extension SearchSummary {
     merged.scenariosStoppedByContractTraps += other.scenariosStoppedByContractTraps
     merged.exhaustedScenarios += other.exhaustedScenarios
     merged.scenariosCutByScheduleBudget += other.scenariosCutByScheduleBudget
-    merged.untracedCode += other.untracedCode.filter { !untracedCode.contains($0) }
+    merged.untracedCode = (untracedCode + other.untracedCode).uniqued()
     return merged
   }
 }

@@ -224,12 +224,13 @@ extension ControlledScheduler {
     // An access to the thread's own stack: no other thread shares it.
     guard address != 0 else { return }
     let me = currentThread()
-    let state: VariableState
-    if let global = resources.globals.name(of: address) {
-      state = variable(at: address, kind: "global", label: global)
-    } else {
-      state = variable(at: address, kind: "memory", label: nil)
-    }
+    // Named once, on the address's first access: a C global by its symbol, else by number.
+    let state =
+      variables[address]
+      ?? {
+        let global = resources.globals.name(of: address)
+        return variable(at: address, kind: global == nil ? "memory" : "global", label: global)
+      }()
     point(me, next: modify ? .writes(address) : .reads(address))
     record(me, "\(state.name) \(modify ? "store" : "load")")
   }

@@ -19,10 +19,10 @@ enum UntracedCode {
   /// The names of the C functions of the executable holding an address of `run` that no address of `traced` falls in, in address order.
   static func functions(run: Set<UInt>, traced: Set<UInt>) -> [String] {
     guard !run.isEmpty else { return [] }
-    let addresses = Array(run.sorted()) + Array(traced)
+    let addresses = run.sorted() + traced
     var functions = [(name: String, start: UInt)?](repeating: nil, count: addresses.count)
     withUnsafeMutablePointer(to: &functions) { found in
-      _ = addresses.map { UInt($0) }.withUnsafeBufferPointer { buffer in
+      _ = addresses.withUnsafeBufferPointer { buffer in
         rc_executable_functions_at(
           buffer.baseAddress, Int32(buffer.count),
           { index, name, start, context in
@@ -32,13 +32,11 @@ enum UntracedCode {
       }
     }
     let tracedStarts = Set(functions[run.count...].compactMap { $0?.start })
-    var names: [String] = []
-    for case let function? in functions[..<run.count] {
-      let isSwift = function.name.hasPrefix("$s") || function.name.hasPrefix("_$s")
-      guard !isSwift, !tracedStarts.contains(function.start), !names.contains(function.name)
-      else { continue }
-      names.append(function.name)
-    }
-    return names
+    return functions[..<run.count].compactMap { function in
+      guard let function, !SwiftSymbolName.isMangled(function.name),
+        !tracedStarts.contains(function.start)
+      else { return nil }
+      return function.name
+    }.uniqued()
   }
 }

@@ -76,9 +76,7 @@ final class CheckSession<Subject, Model: Hashable & Sendable> {
           deadline: deadline)
         let result = try run(request)
         unseen.noteUnseen(result.unseenSynchronization)
-        report.search.untracedCode += result.untracedCode.filter {
-          !report.search.untracedCode.contains($0)
-        }
+        report.search.untracedCode = (report.search.untracedCode + result.untracedCode).uniqued()
         divergence = divergence ?? result.divergence
         report.search.invocations += result.invocations
         report.search.overlappingInvocations += result.overlappingInvocations

@@ -93,9 +93,7 @@ package struct RunResult: Codable, Sendable {
 
   /// Adds `names` to ``untracedCode``, each once, in the order found.
   mutating func noteUntraced(_ names: [String]) {
-    for name in names where !untracedCode.contains(name) {
-      untracedCode.append(name)
-    }
+    untracedCode = (untracedCode + names).uniqued()
   }
 
   /// Adds `names` to ``unseenSynchronization``, each once, in the order found.
